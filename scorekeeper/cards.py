@@ -1,0 +1,180 @@
+"""Cards as small value objects; every notation is parsed and formatted here and nowhere else.
+
+Two packs exist: the French pack (Mulle, Kasino, Mousel, Muggins) and the German pack
+(Mulatschak). The same letter means different things in each (``S`` is spades in one and
+Schelle in the other), so parsing always names the pack.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+Pack = Literal["french", "german"]
+
+FRENCH_RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+FRENCH_SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+GERMAN_RANKS: tuple[str, ...] = ("A", "K", "O", "U", "10", "9", "8", "7", "6")
+GERMAN_SUITS: tuple[str, ...] = ("H", "S", "L", "E")
+WELI = "W"
+
+SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# German suits have no symbol of their own; the French equivalents (Schelle = diamonds,
+# Laub = spades, Eichel = clubs) are accepted on input only.
+_GERMAN_FROM_SYMBOL = {"♥": "H", "♦": "S", "♠": "L", "♣": "E"}
+_FRENCH_FROM_SYMBOL = {sym: letter for letter, sym in SUIT_SYMBOLS.items()}
+_FRENCH_RANK_ALIASES = {"T": "10", "E": "A", "KN": "J", "D": "Q", "1": "A"}
+_GERMAN_RANK_ALIASES = {"S": "A", "D": "A", "SAU": "A"}
+
+
+class NotationError(ValueError):
+    """A card (or list of cards) that cannot be read; not a rules violation."""
+
+    def __init__(self, text: str, pack: Pack, reason: str = "") -> None:
+        self.text = text
+        self.pack = pack
+        self.reason = reason or f"cannot read {text!r} as a card of the {pack} pack"
+        super().__init__(self.reason)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card. ``rank`` and ``suit`` are canonical upper-case letters (``suit`` is empty for the Weli)."""
+
+    rank: str
+    suit: str
+
+    def __str__(self) -> str:
+        return WELI if self.rank == WELI else f"{self.rank}{self.suit}"
+
+    @property
+    def code(self) -> str:
+        return str(self)
+
+    @property
+    def is_weli(self) -> bool:
+        return self.rank == WELI
+
+    def pretty(self) -> str:
+        """Rank and French suit symbol, e.g. ``10♦``; German cards keep their letters."""
+        if self.is_weli:
+            return "Weli"
+        return f"{self.rank}{SUIT_SYMBOLS.get(self.suit, self.suit)}"
+
+    @classmethod
+    def parse(cls, text: str, pack: Pack = "french") -> Card:
+        return parse_card(text, pack)
+
+
+def _french(rank: str, suit: str) -> Card | None:
+    rank = _FRENCH_RANK_ALIASES.get(rank, rank)
+    suit = _FRENCH_FROM_SYMBOL.get(suit, suit)
+    if rank in FRENCH_RANKS and suit in FRENCH_SUITS:
+        return Card(rank, suit)
+    return None
+
+
+def _german(rank: str, suit: str) -> Card | None:
+    rank = _GERMAN_RANK_ALIASES.get(rank, rank)
+    suit = _GERMAN_FROM_SYMBOL.get(suit, suit)
+    if rank in GERMAN_RANKS and suit in GERMAN_SUITS:
+        return Card(rank, suit)
+    return None
+
+
+def parse_card(text: str, pack: Pack = "french") -> Card:
+    """Read one card in any accepted notation: ``10D``, ``td``, ``10♦``, ``♦10``, Swedish ``hE``/``s7``/``cKn``,
+    German ``OS``, ``W``."""
+    if not isinstance(text, str):
+        raise NotationError(repr(text), pack, f"a card must be written as text, not {text!r}")
+    raw = text.strip().replace(" ", "").replace("-", "")
+    up = raw.upper()
+    if not up:
+        raise NotationError(text, pack, "empty card")
+    if pack == "german" and up in {"W", "WELI"}:
+        return Card(WELI, "")
+    build = _french if pack == "french" else _german
+    candidates: list[tuple[str, str]] = []
+    # Rank first (canonical), then suit first (the Swedish seed's form).
+    for i in range(1, len(up)):
+        candidates.append((up[:i], up[i:]))
+    for i in range(1, len(up)):
+        candidates.append((up[i:], up[:i]))
+    for rank, suit in candidates:
+        card = build(rank, suit)
+        if card is not None:
+            return card
+    raise NotationError(text, pack)
+
+
+def parse_cards(items: Iterable[str] | str, pack: Pack = "french") -> list[Card]:
+    """A list of cards, from a JSON list or a text of cards separated by spaces or commas."""
+    if isinstance(items, str):
+        items = [part for part in re.split(r"[\s,;]+", items) if part]
+    elif not isinstance(items, (list, tuple)):
+        raise NotationError(repr(items), pack, "cards must be given as a list")
+    return [parse_card(item, pack) for item in items]
+
+
+def french_pack(copies: int = 1) -> Counter[Card]:
+    return Counter({Card(r, s): copies for s in FRENCH_SUITS for r in FRENCH_RANKS})
+
+
+def german_pack(with_sixes: bool = False) -> Counter[Card]:
+    ranks = GERMAN_RANKS if with_sixes else GERMAN_RANKS[:-1]
+    pack = Counter({Card(r, s): 1 for s in GERMAN_SUITS for r in ranks})
+    if not with_sixes:
+        pack[Card(WELI, "")] = 1
+    else:
+        # With the 36-card option the Weli is the Schellen-6 itself (MULAT-OPT-PACK36).
+        del pack[Card("6", "S")]
+        pack[Card(WELI, "")] = 1
+    return pack
+
+
+# --- Names a screen reader speaks ------------------------------------------------------------
+
+_FRENCH_NAMES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
+    "en": (
+        {"A": "ace", "J": "jack", "Q": "queen", "K": "king", "2": "two", "3": "three", "4": "four",
+         "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten"},
+        {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
+        "{rank} of {suit}",
+    ),
+    "sv": (
+        {"A": "ess", "J": "knekt", "Q": "dam", "K": "kung", "2": "två", "3": "tre", "4": "fyra",
+         "5": "fem", "6": "sex", "7": "sju", "8": "åtta", "9": "nio", "10": "tio"},
+        {"S": "spader", "H": "hjärter", "D": "ruter", "C": "klöver"},
+        "{suit} {rank}",
+    ),
+    "de": (
+        {"A": "Ass", "J": "Bube", "Q": "Dame", "K": "König", "2": "Zwei", "3": "Drei", "4": "Vier",
+         "5": "Fünf", "6": "Sechs", "7": "Sieben", "8": "Acht", "9": "Neun", "10": "Zehn"},
+        {"S": "Pik", "H": "Herz", "D": "Karo", "C": "Kreuz"},
+        "{suit} {rank}",
+    ),
+}
+
+# The German table terms are used in every language (the issue asks for them), with a gloss.
+_GERMAN_RANK_NAMES = {"A": "Sau", "K": "König", "O": "Ober", "U": "Unter", "10": "Zehner",
+                      "9": "Neuner", "8": "Achter", "7": "Siebener", "6": "Sechser"}
+_GERMAN_SUIT_NAMES = {"H": "Herz", "S": "Schelle", "L": "Laub", "E": "Eichel"}
+
+
+def card_name(card: Card, lang: str = "en", pack: Pack = "french") -> str:
+    """The spoken name: ``five of clubs`` / ``klöver fem`` / ``Kreuz Fünf``."""
+    if card.is_weli:
+        return "Weli"
+    if pack == "german":
+        return f"{_GERMAN_SUIT_NAMES[card.suit]}-{_GERMAN_RANK_NAMES[card.rank]}"
+    ranks, suits, pattern = _FRENCH_NAMES.get(lang[:2], _FRENCH_NAMES["en"])
+    return pattern.format(rank=ranks[card.rank], suit=suits[card.suit])
+
+
+def suit_name(suit: str, lang: str = "en", pack: Pack = "french") -> str:
+    if pack == "german":
+        return _GERMAN_SUIT_NAMES[suit]
+    return _FRENCH_NAMES.get(lang[:2], _FRENCH_NAMES["en"])[1][suit]

@@ -1,0 +1,133 @@
+"""The plain score pad: points per side, a target counted up to (61, 16) or down to (21 → 0)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from scorekeeper.engine.base import (
+    JSON, BaseRules, Event, MalformedEvent, Mode, OptionSpec, Outcome, RuleViolation, Scored,
+    Sides, SetupError, common_json, int_field, str_field,
+)
+
+MAX_POINTS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    side: int
+    points: int
+    note: str
+    totals: tuple[int, ...]
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class PadState:
+    players: tuple[str, ...]
+    sides: Sides
+    start: int
+    target: int
+    mode: Mode
+    scores: tuple[int, ...]
+    entries: tuple[Entry, ...] = ()
+    winner: int | None = None
+    scored: tuple[Scored, ...] = ()
+
+    @property
+    def counts_down(self) -> bool:
+        return self.target < self.start
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+
+class ScorePad(BaseRules):
+    id: ClassVar[str] = "scorepad"
+    name: ClassVar[str] = "Score pad"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    player_rule: ClassVar[str | None] = "SCOREPAD-SETUP-1"
+    team_rule: ClassVar[str | None] = "SCOREPAD-SETUP-2"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("start", 0, "SCOREPAD-SETUP-3", "Start score", kind="int", minimum=-MAX_POINTS, maximum=MAX_POINTS),
+        OptionSpec("target", 61, "SCOREPAD-SETUP-3", "Target", kind="int", minimum=-MAX_POINTS, maximum=MAX_POINTS),
+    )
+
+    def new(self, players: Sequence[str], options: Mapping[str, Any], mode: Mode = "adjudicate") -> PadState:
+        self.check_players(players)
+        opts = self.parse_options(options, len(players))
+        if opts["start"] == opts["target"]:
+            raise SetupError("SCOREPAD-SETUP-3", "the target must differ from the start score")
+        sides = self.sides(options, len(players))
+        return PadState(tuple(players), sides, opts["start"], opts["target"], mode,
+                        scores=(opts["start"],) * sides.count)
+
+    def apply(self, state: PadState, event: Mapping[str, Any]) -> PadState:
+        if event.get("type") != "points":
+            raise MalformedEvent(f"the score pad knows only 'points' events, not {event.get('type')!r}", event)
+        side = int_field(event, "side", minimum=0)
+        points = int_field(event, "points", minimum=-MAX_POINTS, maximum=MAX_POINTS)
+        note = str_field(event, "note", default="", max_len=200)
+        if side >= state.sides.count:
+            raise RuleViolation("SCOREPAD-PLAY-1", f"there is no side {side}; this table has {state.sides.count}",
+                                side=side)
+        if state.over:
+            raise RuleViolation("SCOREPAD-END-2", "the game is over; undo the last entry to correct it")
+        scores = list(state.scores)
+        scores[side] += points
+        totals = tuple(scores)
+        round_no = _round_for(state.entries, side)
+        reached = totals[side] <= state.target if state.counts_down else totals[side] >= state.target
+        return replace(
+            state,
+            scores=totals,
+            entries=state.entries + (Entry(side, points, note, totals, round_no),),
+            winner=side if reached else None,
+            scored=(Scored(side, points, "points", "SCOREPAD-PLAY-2", note),),
+        )
+
+    def outcome(self, state: PadState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        return Outcome(state.winner, f"side {state.winner} reached {state.target}", "SCOREPAD-END-1")
+
+    def hints(self, state: PadState) -> list[Event]:
+        return []
+
+    def to_json(self, state: PadState) -> JSON:
+        data = common_json(state.scores, state.over, state.winner, None)
+        data.update(
+            start=state.start,
+            target=state.target,
+            direction="down" if state.counts_down else "up",
+            sides=[list(team) for team in state.sides.teams],
+            rounds=_rounds(state),
+        )
+        return data
+
+    def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+        return f"{event.get('points'):+} → side {event.get('side')}" + (f" ({event['note']})" if event.get("note") else "")
+
+
+def _round_for(entries: tuple[Entry, ...], side: int) -> int:
+    """A round closes when a side is entered a second time, so the sheet reads like a paper pad."""
+    if not entries:
+        return 1
+    current = entries[-1].round
+    if any(e.side == side for e in entries if e.round == current):
+        return current + 1
+    return current
+
+
+def _rounds(state: PadState) -> list[JSON]:
+    rounds: dict[int, JSON] = {}
+    for entry in state.entries:
+        row = rounds.setdefault(entry.round, {"round": entry.round, "points": [None] * state.sides.count,
+                                              "notes": [""] * state.sides.count, "totals": list(entry.totals)})
+        row["points"][entry.side] = entry.points
+        row["notes"][entry.side] = entry.note
+        row["totals"] = list(entry.totals)
+    return list(rounds.values())
