@@ -105,6 +105,7 @@ class ScorePad(BaseRules):
             direction="down" if state.counts_down else "up",
             sides=[list(team) for team in state.sides.teams],
             rounds=_rounds(state),
+            history=[[state.start] * state.sides.count] + [list(e.totals) for e in state.entries],
         )
         return data
 

@@ -1,0 +1,48 @@
+# The two commands of the README: `make run` and `make test`. Everything is installed into .venv.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TESTSTAMP := $(VENV)/.installed-test
+export FLASK_APP := scorekeeper
+
+.PHONY: run test serve migrate lint typecheck bench translations clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(TESTSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@ $(STAMP)
+
+translations: $(STAMP)
+	$(BIN)/pybabel -q compile -d scorekeeper/translations
+
+run: $(STAMP) translations
+	$(BIN)/python -m scorekeeper
+
+serve: $(STAMP) translations
+	$(BIN)/flask db upgrade
+	$(BIN)/gunicorn --config gunicorn.conf.py 'scorekeeper:create_app()'
+
+migrate: $(STAMP)
+	$(BIN)/flask db upgrade
+
+lint: $(TESTSTAMP)
+	$(BIN)/ruff check scorekeeper tests bench
+	$(BIN)/mypy --strict scorekeeper/engine scorekeeper/cards.py
+	$(BIN)/lint-imports
+
+test: $(TESTSTAMP) translations lint
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+bench: $(TESTSTAMP)
+	for f in bench/bench_*.py; do $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

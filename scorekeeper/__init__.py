@@ -1,0 +1,69 @@
+"""scorekeeper: a live score sheet and rules adjudicator for card games at a real table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, request, session
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from scorekeeper.config import from_env
+from scorekeeper.extensions import babel, db, migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL lets the event streams read while a phone writes; the busy timeout queues writers."""
+    import sqlite3
+
+    if isinstance(dbapi_connection, sqlite3.Connection):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+
+def select_locale() -> str | None:
+    from flask import current_app
+
+    languages = current_app.config["LANGUAGES"]
+    chosen = request.args.get("lang") or session.get("lang")
+    if chosen in languages:
+        return str(chosen)
+    return request.accept_languages.best_match(languages) or "en"
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(from_env(Path(app.instance_path)))
+    if config:
+        app.config.from_mapping(config)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(PACKAGE / "migrations"))
+    babel.init_app(app, locale_selector=select_locale,
+                   default_translation_directories=str(PACKAGE / "translations"))
+
+    from scorekeeper.web import register
+
+    register(app)
+
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql") and not app.config.get("TESTING_NO_LISTENER"):
+        from scorekeeper.live import start_pg_listener
+
+        url = app.config["SQLALCHEMY_DATABASE_URI"].replace("postgresql+psycopg://", "postgresql://")
+        start_pg_listener(url)
+    return app

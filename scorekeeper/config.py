@@ -1,0 +1,47 @@
+"""Settings from the environment; the SQLite file in the instance folder is the default."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+
+def _secret_key(instance: Path) -> str:
+    """A stable key per installation so seat cookies survive restarts."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = instance / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        key = secrets.token_hex(32)
+        path.write_text(key)
+        return key
+
+
+def database_url(instance: Path) -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres://"):  # Heroku-style URLs
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url or f"sqlite:///{instance / 'scorekeeper.sqlite'}"
+
+
+def from_env(instance: Path) -> dict[str, Any]:
+    return {
+        "SECRET_KEY": _secret_key(instance),
+        "SQLALCHEMY_DATABASE_URI": database_url(instance),
+        "PUBLIC_URL": os.environ.get("PUBLIC_URL", "").rstrip("/"),
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": os.environ.get("COOKIE_SECURE", "") == "1",
+        "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 30,
+        "BABEL_DEFAULT_LOCALE": "en",
+        "LANGUAGES": ["en", "sv", "de"],
+        "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+        "SSE_PING_SECONDS": 15.0,
+        "SSE_MAX_SECONDS": 600.0,
+    }

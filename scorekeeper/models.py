@@ -1,0 +1,64 @@
+"""The event store: a table, its seats, and the append-only list of its events. No derived state."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from scorekeeper.extensions import db
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Table(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20))
+    mode: Mapped[str] = mapped_column(String(12), default="adjudicate")
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    write_token: Mapped[str] = mapped_column(String(64), unique=True)
+    read_token: Mapped[str] = mapped_column(String(64), unique=True)
+    head_seq: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="table", order_by="Seat.index", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+    @property
+    def players(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+
+class Seat(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "index"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    index: Mapped[int]
+    name: Mapped[str] = mapped_column(String(40))
+
+    table: Mapped[Table] = relationship(back_populates="seats")
+
+
+class Event(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "events"
+    # The unique (table_id, seq) pair is what makes two simultaneous writes safe: the second
+    # insert of the same seq fails and is answered with 409 or re-sequenced.
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_event_seq"), Index("ix_event_table", "table_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    seq: Mapped[int]
+    type: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    author: Mapped[int | None] = mapped_column(default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

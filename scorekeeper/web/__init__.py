@@ -1,0 +1,59 @@
+"""The web layer: one blueprint per feature, registered by ``create_app``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, jsonify, render_template, request
+from flask_babel import get_locale
+from werkzeug.exceptions import HTTPException
+
+from scorekeeper.cards import SUIT_SYMBOLS, card_name, parse_card
+from scorekeeper.web.charts import line_chart
+
+
+def register(app: Flask) -> None:
+    from scorekeeper.web import api, play, pwa, rulebook, tables
+
+    for module in (tables, play, api, rulebook, pwa):
+        app.register_blueprint(module.bp)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        if request.path.startswith("/api/"):
+            body = {"error": {"code": exc.name.lower().replace(" ", "_"), "rule": None, "message": exc.description}}
+            return jsonify(body), exc.code
+        return render_template("error.html", error=exc), exc.code
+
+    @app.context_processor
+    def helpers() -> dict[str, Any]:
+        return {"locale": str(get_locale() or "en"), "card_label": card_label, "card_pretty": card_pretty,
+                "suit_symbols": SUIT_SYMBOLS, "line_chart": line_chart}
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+        )
+        return response
+
+
+def card_label(code: str, pack: str = "french") -> str:
+    """The name a screen reader speaks for a card, in the page's language."""
+    try:
+        card = parse_card(code, "german" if pack == "german" else "french")
+    except ValueError:
+        return code
+    return card_name(card, str(get_locale() or "en"), "german" if pack == "german" else "french")
+
+
+def card_pretty(code: str) -> str:
+    try:
+        return parse_card(code).pretty()
+    except ValueError:
+        return code

@@ -1,0 +1,123 @@
+"""The JSON API, ``/api/v1`` — a contract outside tests rely on (DESIGN.md §2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from scorekeeper import service
+from scorekeeper.live import stream as live_stream
+from scorekeeper.models import Table
+from scorekeeper.service import TableError
+from scorekeeper.web.links import join_url, watch_url
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+@bp.errorhandler(TableError)
+def table_error(exc: TableError) -> tuple[Response, int]:
+    return jsonify(exc.to_json()), exc.status
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None:
+        raise TableError(400, "bad_request", "the body must be a JSON object (Content-Type: application/json)")
+    if not isinstance(data, dict):
+        raise TableError(400, "bad_request", "the body must be a JSON object")
+    return data
+
+
+def _authorised(table_id: str, need: str) -> Table:
+    header = request.headers.get("Authorization", "")
+    token = header[7:].strip() if header.startswith("Bearer ") else ""
+    if not token and need == "read":
+        token = request.args.get("token", "")
+    if not token:
+        raise TableError(401, "unauthorized", "send the table's token as 'Authorization: Bearer <token>'")
+    table = service.get_table(table_id)
+    cap = service.capability(table, token)
+    if cap is None:
+        raise TableError(403, "forbidden", "that token does not open this table")
+    if need == "write" and cap != "write":
+        raise TableError(403, "forbidden", "a watch (read) token cannot write")
+    return table
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    return {"id": table.id, "game": table.game, "mode": table.mode, "options": table.options,
+            "players": table.players, "seq": table.head_seq, "state": service.state_json(table)}
+
+
+@bp.post("/tables")
+def create() -> tuple[Response, int]:
+    body = _body()
+    table = service.create_table(body.get("game"), body.get("players"), body.get("mode"), body.get("options"))
+    return jsonify({
+        "id": table.id, "write_token": table.write_token, "read_token": table.read_token,
+        "join_url": join_url(table), "watch_url": watch_url(table), "seq": 0,
+        "state": service.state_json(table),
+    }), 201
+
+
+@bp.post("/tables/import")
+def import_() -> tuple[Response, int]:
+    table = service.import_table(_body())
+    return jsonify({
+        "id": table.id, "write_token": table.write_token, "read_token": table.read_token,
+        "join_url": join_url(table), "watch_url": watch_url(table), "seq": table.head_seq,
+        "state": service.state_json(table),
+    }), 201
+
+
+@bp.get("/tables/<table_id>")
+def show(table_id: str) -> Response:
+    return jsonify(table_json(_authorised(table_id, "read")))
+
+
+@bp.post("/tables/<table_id>/events")
+def post_event(table_id: str) -> tuple[Response, int]:
+    _authorised(table_id, "write")
+    body = _body()
+    expected = body.pop("expected_seq", None)
+    done = service.record(table_id, body, expected)
+    return jsonify({"seq": done.seq, "events_scored": done.scored, "state": done.state}), 201
+
+
+@bp.post("/tables/<table_id>/undo")
+def undo(table_id: str) -> Response:
+    _authorised(table_id, "write")
+    done = service.undo(table_id)
+    return jsonify({"seq": done.seq, "state": done.state})
+
+
+@bp.get("/tables/<table_id>/events")
+def events(table_id: str) -> Response:
+    return jsonify(service.export(_authorised(table_id, "read")))
+
+
+@bp.get("/tables/<table_id>/stream")
+def stream(table_id: str) -> Response:
+    table = _authorised(table_id, "read")
+    head = table.head_seq
+    return sse_response(table.id, head)
+
+
+def sse_response(table_id: str, head: int) -> Response:
+    cfg = current_app.config
+    gen = live_stream(table_id, head, ping_every=cfg["SSE_PING_SECONDS"], max_seconds=cfg["SSE_MAX_SECONDS"])
+    return Response(gen, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/games")
+def games() -> Response:
+    from scorekeeper.engine import RULES
+
+    return jsonify({"games": [
+        {"id": r.id, "name": r.name, "min_players": r.min_players, "max_players": r.max_players,
+         "options": [{"key": o.key, "default": o.default, "rule": o.rule, "kind": o.kind,
+                      "choices": list(o.choices)} for o in r.option_specs]}
+        for r in RULES.values()
+    ]})

@@ -1,0 +1,76 @@
+"""Playing at the table from a phone: htmx partials that replace themselves, forms that also work
+without JavaScript, and the event stream that keeps every phone on the same sheet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from scorekeeper import service
+from scorekeeper.service import TableError
+from scorekeeper.web import access
+from scorekeeper.web.api import sse_response
+from scorekeeper.web.forms import event_from_form, expected_seq
+from scorekeeper.web.tables import load, page_context
+
+bp = Blueprint("play", __name__)
+
+
+def _is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def render_sheet(table_id: str, status: int = 200, **extra: Any) -> tuple[str, int]:
+    table = load(table_id)
+    ctx = page_context(table)
+    ctx.update(extra)
+    if _is_htmx():
+        return render_template("_sheet.html", **ctx), status
+    return render_template("table.html", **ctx), status
+
+
+@bp.get("/t/<table_id>/sheet")
+def sheet(table_id: str) -> tuple[str, int]:
+    return render_sheet(table_id)
+
+
+def _writer(table_id: str) -> int | None:
+    table = load(table_id)
+    if access.cap_of(table) != "write":
+        abort(403)
+    return access.seat_of(table)
+
+
+@bp.post("/t/<table_id>/events")
+def post_event(table_id: str) -> WerkzeugResponse | tuple[str, int]:
+    author = _writer(table_id)
+    try:
+        event = event_from_form(request.form)
+        done = service.record(table_id, event, expected_seq(request.form), author=author)
+    except TableError as exc:
+        return render_sheet(table_id, exc.status, error=exc, draft=request.form)
+    if not _is_htmx():
+        return redirect(url_for("tables.show", table_id=table_id))
+    return render_sheet(table_id, scored=done.scored)
+
+
+@bp.post("/t/<table_id>/undo")
+def undo(table_id: str) -> WerkzeugResponse | tuple[str, int]:
+    author = _writer(table_id)
+    try:
+        service.undo(table_id, author=author)
+    except TableError as exc:
+        return render_sheet(table_id, exc.status, error=exc)
+    if not _is_htmx():
+        return redirect(url_for("tables.show", table_id=table_id))
+    return render_sheet(table_id, undone=True)
+
+
+@bp.get("/t/<table_id>/stream")
+def stream(table_id: str) -> Response:
+    table = load(table_id)
+    if access.cap_of(table) is None:
+        abort(403)
+    return sse_response(table.id, table.head_seq)

@@ -1,0 +1,55 @@
+"""Installable app: manifest, service worker (served from the root so its scope is the whole app),
+offline page."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, render_template, url_for
+from flask_babel import gettext as _
+
+bp = Blueprint("pwa", __name__)
+
+CACHE_VERSION = "v1"
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    body = {
+        "name": "scorekeeper",
+        "short_name": "scorekeeper",
+        "description": _("A live score sheet for card games at a real table"),
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#0f3d2e",
+        "theme_color": "#0f3d2e",
+        "icons": [
+            {"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": url_for("static", filename="icons/icon-maskable-512.png"), "sizes": "512x512",
+             "type": "image/png", "purpose": "maskable"},
+        ],
+    }
+    response = current_app.response_class(current_app.json.dumps(body), mimetype="application/manifest+json")
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    shell = [url_for("tables.index"), url_for("pwa.offline"), url_for("rulebook.index")]
+    shell += [url_for("rulebook.book", game=g) for g in _games()]
+    shell += [url_for("static", filename=f) for f in
+              ("htmx.min.js", "sse.js", "app.js", "app.css", "icons/icon.svg", "icons/icon-192.png")]
+    body = render_template("sw.js", shell=shell, version=CACHE_VERSION, offline=url_for("pwa.offline"))
+    return Response(body, mimetype="text/javascript",
+                    headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
+
+
+@bp.get("/offline")
+def offline() -> str:
+    return render_template("offline.html")
+
+
+def _games() -> list[str]:
+    from scorekeeper.engine import RULES
+
+    return list(RULES)

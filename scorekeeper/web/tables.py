@@ -1,0 +1,206 @@
+"""Opening a table, joining it by QR code, seats, history, export and import (HTML)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
+                   session, url_for)
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from scorekeeper import service
+from scorekeeper.engine import RULES
+from scorekeeper.models import Table
+from scorekeeper.service import TableError
+from scorekeeper.web import access
+from scorekeeper.web.links import join_url, qr_svg, watch_url
+
+bp = Blueprint("tables", __name__)
+
+MAX_SEATS = 8
+
+
+def load(table_id: str) -> Table:
+    try:
+        return service.get_table(table_id)
+    except TableError:
+        abort(404)
+
+
+def options_from_form(game: str, form: Any) -> dict[str, Any]:
+    """House rules from the form: only the chosen game's fields, typed by its option specs."""
+    rules = RULES[game]
+    options: dict[str, Any] = {}
+    for spec in rules.option_specs:
+        field = f"opt_{game}_{spec.key}"
+        if spec.kind == "bool":
+            value = form.get(field) in {"on", "1", "true"}
+            if value != spec.default:
+                options[spec.key] = value
+        elif field in form and form[field].strip() != "":
+            raw = form[field].strip()
+            if spec.kind == "int":
+                try:
+                    options[spec.key] = int(raw)
+                except ValueError as exc:
+                    raise TableError(400, "bad_request", _("%(field)s must be a whole number", field=spec.label)) from exc
+            else:
+                match = next((c for c in spec.choices if str(c) == raw), raw)
+                if match != spec.default:
+                    options[spec.key] = match
+    if form.get("teams") == "pairs":
+        players = len([p for p in form.getlist("players") if p.strip()])
+        if players % 2 == 0 and players >= 4:
+            half = players // 2
+            options["teams"] = [[i, i + half] for i in range(half)]
+    return options
+
+
+@bp.get("/")
+def index() -> str:
+    mine = []
+    for table_id in access.known_tables():
+        try:
+            mine.append(service.get_table(table_id))
+        except TableError:
+            continue
+    return render_template("index.html", games=list(RULES.values()), mine=mine, form={}, error=None)
+
+
+@bp.post("/tables")
+def create() -> WerkzeugResponse | tuple[str, int]:
+    form = request.form
+    game = form.get("game", "")
+    players = [p for p in form.getlist("players") if p.strip()]
+    try:
+        if game not in RULES:
+            raise TableError(400, "bad_request", _("Choose a game."))
+        options = options_from_form(game, form)
+        table = service.create_table(game, players, form.get("mode", "adjudicate"), options)
+    except TableError as exc:
+        return render_template("index.html", games=list(RULES.values()), mine=[], form=form,
+                               error=exc), exc.status
+    access.grant(table, "write")
+    return redirect(url_for("tables.show", table_id=table.id))
+
+
+@bp.get("/t/<table_id>/k/<token>")
+def enter(table_id: str, token: str) -> WerkzeugResponse:
+    """The link inside the QR code: keep the capability in the cookie, drop the token from the URL."""
+    table = load(table_id)
+    cap = service.capability(table, token)
+    if cap is None:
+        abort(403)
+    access.grant(table, cap)
+    return redirect(url_for("tables.show", table_id=table.id))
+
+
+def page_context(table: Table) -> dict[str, Any]:
+    cap = access.cap_of(table)
+    if cap is None:
+        abort(403)
+    snap = service.snapshot(table)
+    rules = RULES[table.game]
+    return {
+        "table": table,
+        "rules": rules,
+        "cap": cap,
+        "can_write": cap == "write",
+        "seat": access.seat_of(table),
+        "seq": snap.seq,
+        "state": rules.to_json(snap.state),
+        "raw_state": snap.state,
+        "sides": service.describe_sides(table, {}),
+        "players": table.players,
+    }
+
+
+@bp.get("/t/<table_id>")
+def show(table_id: str) -> str:
+    table = load(table_id)
+    ctx = page_context(table)
+    if ctx["can_write"]:
+        ctx["join"] = join_url(table)
+    ctx["watch"] = watch_url(table)
+    return render_template("table.html", **ctx)
+
+
+@bp.get("/t/<table_id>/qr/<kind>.svg")
+def qr(table_id: str, kind: str) -> Response:
+    table = load(table_id)
+    cap = access.cap_of(table)
+    if kind == "join" and cap == "write":
+        url = join_url(table)
+    elif kind == "watch" and cap in ("read", "write"):
+        url = watch_url(table)
+    else:
+        abort(403)
+    return Response(qr_svg(url), mimetype="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
+
+
+@bp.post("/t/<table_id>/seat")
+def seat(table_id: str) -> WerkzeugResponse:
+    table = load(table_id)
+    if access.cap_of(table) != "write":
+        abort(403)
+    raw = request.form.get("seat", "")
+    if raw == "watch":
+        access.take_seat(table, None)
+    elif raw.isdigit() and int(raw) < len(table.seats):
+        access.take_seat(table, int(raw))
+    else:
+        abort(400)
+    return redirect(url_for("tables.show", table_id=table.id))
+
+
+@bp.get("/t/<table_id>/history")
+def history(table_id: str) -> str:
+    table = load(table_id)
+    ctx = page_context(table)
+    return render_template("history.html", rows=service.history(table), **ctx)
+
+
+@bp.get("/t/<table_id>/export.json")
+def export(table_id: str) -> Response:
+    table = load(table_id)
+    if access.cap_of(table) is None:
+        abort(403)
+    body = json.dumps(service.export(table), indent=1, ensure_ascii=False)
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="scorekeeper-{table.game}-{table.id}.json"'})
+
+
+@bp.post("/import")
+def import_() -> WerkzeugResponse | tuple[str, int]:
+    upload = request.files.get("file")
+    try:
+        if upload is None or not upload.filename:
+            raise TableError(400, "bad_request", _("Choose an exported .json file."))
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise TableError(400, "bad_request", _("That file is not JSON.")) from exc
+        table = service.import_table(data)
+    except TableError as exc:
+        return render_template("index.html", games=list(RULES.values()), mine=[], form={},
+                               error=exc), exc.status
+    access.grant(table, "write")
+    return redirect(url_for("tables.show", table_id=table.id))
+
+
+@bp.get("/lang/<code>")
+def language(code: str) -> WerkzeugResponse:
+    if code in current_app.config["LANGUAGES"]:
+        session["lang"] = code
+    target = request.referrer or url_for("tables.index")
+    if not target.startswith(request.host_url):
+        target = url_for("tables.index")
+    return redirect(target)
+
+
+@bp.get("/healthz")
+def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+

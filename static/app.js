@@ -1,0 +1,65 @@
+// scorekeeper: progressive enhancement only. Every form also works without this file.
+(function () {
+  "use strict";
+
+  if ("serviceWorker" in navigator && document.body.dataset.sw) {
+    navigator.serviceWorker.register(document.body.dataset.sw, { scope: "/" }).catch(function () {});
+  }
+
+  // Keep the screen on while a table is open (Wake Lock API where the browser has it).
+  var wakeLock = null;
+  function keepAwake() {
+    if (!document.querySelector("[data-wake]") || !("wakeLock" in navigator)) return;
+    if (document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(function (lock) { wakeLock = lock; }).catch(function () {});
+  }
+
+  function sheet() { return document.getElementById("sheet"); }
+
+  // A phone that slept or lost its stream catches up as soon as it is looked at again.
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") {
+      keepAwake();
+      if (sheet() && window.htmx) window.htmx.trigger(sheet(), "refresh");
+    }
+  });
+
+  // Do not wipe what someone is typing when another phone moves; refresh when they leave the field.
+  var pending = false;
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var el = evt.detail.elt;
+    if (!el || el.id !== "sheet" || evt.detail.requestConfig.verb !== "get") return;
+    var active = document.activeElement;
+    if (active && el.contains(active) && active.value && active.matches("input[type=text], input:not([type]), textarea")) {
+      evt.preventDefault();
+      pending = true;
+    }
+  });
+  document.addEventListener("focusout", function () {
+    if (pending && sheet() && window.htmx) {
+      pending = false;
+      setTimeout(function () { window.htmx.trigger(sheet(), "refresh"); }, 50);
+    }
+  });
+
+  // The "new table" form shows only the chosen game's house rules.
+  function showHouseRules() {
+    var chosen = document.querySelector("input[name=game]:checked");
+    document.querySelectorAll("fieldset.house").forEach(function (fs) {
+      fs.hidden = !chosen || fs.dataset.game !== chosen.value;
+    });
+  }
+  document.addEventListener("change", function (evt) {
+    if (evt.target && evt.target.name === "game") showHouseRules();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    showHouseRules();
+    keepAwake();
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var pop = document.querySelector("#sheet .scored");
+    if (pop) pop.classList.add("show");
+  });
+  window.scorekeeper = { wakeLock: function () { return wakeLock; } };
+})();
