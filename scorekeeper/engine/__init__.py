@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.engine.base import MalformedEvent, NotationError, RuleViolation, SetupError
+from scorekeeper.engine.muggins import Muggins
 from scorekeeper.engine.scorepad import ScorePad
 
 # Each game module adds itself here; the order is the order of the "new table" form.
@@ -16,5 +17,6 @@ def _register(rules: Any) -> None:
 
 
 _register(ScorePad())
+_register(Muggins())
 
 __all__ = ["RULES", "MalformedEvent", "NotationError", "RuleViolation", "SetupError"]

@@ -26,18 +26,38 @@ with it (whose turn, forced captures, which hand a player held, scoring, the end
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from scorekeeper.cards import Card, french_pack, parse_card, parse_cards
 from scorekeeper.engine.base import (
-    JSON, BaseRules, Event, MalformedEvent, Mode, OptionSpec, Outcome, RuleViolation, Scored,
-    SetupError, Sides, common_json, int_field,
+    JSON,
+    BaseRules,
+    Event,
+    MalformedEvent,
+    Mode,
+    OptionSpec,
+    Outcome,
+    RuleViolation,
+    Scored,
+    SetupError,
+    Sides,
+    common_json,
+    int_field,
 )
 from scorekeeper.engine.capture import (
-    Grouping, ValueScheme, can_capture, can_sweep, card_sort_key, explain_failure, find_grouping,
-    kasino_scheme, legal_captures, maximal_captures, sweep_values,
+    Grouping,
+    ValueScheme,
+    can_capture,
+    can_sweep,
+    card_sort_key,
+    explain_failure,
+    find_grouping,
+    kasino_scheme,
+    legal_captures,
+    maximal_captures,
+    sweep_values,
 )
 
 __all__ = ["Facts", "Kasino", "KasinoState", "Proposal", "Summary"]
@@ -301,7 +321,6 @@ class KasinoState:
     piles: tuple[Pile, ...] = ()
     turns: tuple[Turn, ...] = ()
     last_capturer: int | None = None
-    deal_start_scores: tuple[int, ...] = ()
     open_penalties: tuple[int, ...] = ()
     proposals: tuple[Proposal, ...] = ()
     history: tuple[DealRow, ...] = ()
@@ -322,7 +341,7 @@ class KasinoState:
 
     @property
     def rounds_total(self) -> int:
-        return PLAYS_PER_DEAL // (HAND_SIZE * self.n_active)
+        return PLAYS_PER_DEAL // (HAND_SIZE * self.n_active) if self.active else 0
 
     @property
     def stock_start(self) -> int:
@@ -334,6 +353,8 @@ class KasinoState:
 
     @property
     def round(self) -> int:
+        if not self.active:
+            return 0
         return min(len(self.turns) // (HAND_SIZE * self.n_active) + 1, self.rounds_total)
 
     @property
@@ -346,7 +367,7 @@ class KasinoState:
 
     @property
     def forehand(self) -> int | None:
-        return _next_active(self.active, self.dealer) if self.dealer is not None else None
+        return _next_active(self.active, self.dealer, len(self.players)) if self.dealer is not None else None
 
     @property
     def to_act(self) -> int | None:
@@ -360,12 +381,10 @@ class KasinoState:
         return tuple(p for p in self.proposals if p.status == "pending")
 
 
-def _next_active(active: Sequence[int], seat: int, seats: int | None = None) -> int:
+def _next_active(active: Sequence[int], seat: int, seats: int) -> int:
     """The first active player clockwise after ``seat`` (which may itself be knocked out)."""
-    total = (max(active) + 1) if seats is None else seats
-    total = max(total, seat + 1)
-    for step in range(1, total + 1):
-        candidate = (seat + step) % total
+    for step in range(1, seats + 1):
+        candidate = (seat + step) % seats
         if candidate in active:
             return candidate
     raise ValueError("nobody is left to play")  # pragma: no cover - a finished game deals no more
@@ -468,25 +487,26 @@ class Kasino(BaseRules):
                                 table=[str(c) for c in table])
         _no_repeats(table, "on the table")
         n = len(s.players)
-        announce = ("sistan",) if (not s.cfg.drag and s.rounds_total == 1) else ()
         return replace(
             s, phase="play", dealer=dealer, redeal=False, deal_no=s.deal_no + 1, table=table,
             seen=frozenset(table), piles=(Pile(),) * n, turns=(), last_capturer=None,
-            deal_start_scores=s.scores, summary=None, announce=announce, scored=(),
+            summary=None, announce=(), scored=(),
         )
 
     def _dealer_for(self, s: KasinoState, event: Mapping[str, Any]) -> int:
-        given = event.get("dealer")
-        if given is not None:
+        given: int | None = None
+        if event.get("dealer") is not None:
             given = int_field(event, "dealer", minimum=0, maximum=len(s.players) - 1)
         if s.dealer is None:
             drawn = s.draw.dealer if s.draw is not None else None
-            if given is None and drawn is None:
-                raise MalformedEvent("the first deal needs 'dealer' (or a draw_dealer event first)", event)
-            if drawn is not None and given is not None and given != drawn:
+            if drawn is None:
+                if given is None:
+                    raise MalformedEvent("the first deal needs 'dealer' (or a draw_dealer event first)", event)
+                return given
+            if given is not None and given != drawn:
                 raise RuleViolation("KASINO-DEAL-1", f"{s.players[drawn]} drew the highest card and deals",
                                     dealer=drawn)
-            return drawn if drawn is not None else int(given)
+            return drawn
         expected = s.dealer if s.redeal else _next_active(s.active, s.dealer, len(s.players))
         if given is not None and given != expected:
             rule = "KASINO-AMB-12" if s.redeal else "KASINO-DEAL-2"
@@ -661,7 +681,7 @@ class Kasino(BaseRules):
             facts[p] = piles[p].facts(sistan=s.cfg.sistan and p == s.last_capturer)
         summary = score_deal(s.deal_no, facts, s.sides, s.cfg)
         summary = replace(summary, leftovers=leftovers, leftovers_to=taker)
-        state = replace(s, piles=tuple(piles), table=() if taker is not None else leftovers)
+        state = replace(s, piles=tuple(piles), table=())
         return _close_deal(state, summary, s.dealer)
 
     # -- misär proposals ---------------------------------------------------------------------------
@@ -830,11 +850,11 @@ class Kasino(BaseRules):
             stock=s.stock if (s.cfg.drag and playing) else None,
             unseen={str(c): (0 if c in seen else 1) for c in PACK},
             unseen_count=PACK_SIZE - len(seen) if playing else PACK_SIZE,
-            piles=[f.to_json() | {"captured": f.cards} for f in side_piles] if playing else None,
+            piles=[f.to_json() for f in side_piles] if playing else None,
             player_piles=([s.piles[p].facts().to_json() for p in range(len(s.players))]
                           if playing and s.cfg.pairs else None),
             last_capture=s.last_capturer if playing else None,
-            last_move=s.turns[-1].to_json() if s.turns and playing else None,
+            last_move=s.turns[-1].to_json() if s.turns else None,
             plays=len(s.turns) if playing else 0,
             summary=s.summary.to_json() if s.summary else None,
             history=[row.to_json() for row in s.history],
@@ -890,7 +910,7 @@ class Kasino(BaseRules):
         return super().describe(event, players)
 
 
-_Handler = Any
+_Handler = Callable[[Kasino, KasinoState, Mapping[str, Any]], KasinoState]
 _ADJUDICATE: dict[str, _Handler] = {
     "draw_dealer": Kasino._draw_dealer,
     "deal": Kasino._deal,
@@ -1009,7 +1029,8 @@ def _was_in_hand(s: KasinoState, mine: Sequence[Turn], at: Turn, card: Card, pla
 def _missed_tabbes(s: KasinoState, turn: Turn) -> list[tuple[Turn, Card]]:
     """Turns of this player that the new evidence shows broke KASINO-MIS-1, each with a card that could sweep."""
     mine = [t for t in s.turns if t.player == turn.player] + [turn]
-    flagged = {p.turn for p in s.proposals if p.deal == s.deal_no and p.breach == "KASINO-MIS-1"}
+    flagged = {p.turn for p in s.proposals
+               if p.deal == s.deal_no and p.breach == "KASINO-MIS-1" and p.status != "void"}
     found: list[tuple[Turn, Card]] = []
     for at in mine:
         if at.number in flagged or not at.table_before or at.tabbe or at.could_sweep:
@@ -1043,21 +1064,20 @@ def _tabbe_evidence(s: KasinoState, at: Turn, sweeper: Card, seen_at: Turn) -> d
 # --- Scoring ------------------------------------------------------------------------------------
 
 
-def score_deal(deal: int, player_facts: Sequence[Facts | None], sides: Sides, cfg: Settings,
-               side_facts: Sequence[Facts | None] | None = None) -> Summary:
-    """KASINO-SCORE-1..3 for one deal. ``player_facts`` has one entry per player (None = out); in
-    tally mode with pooled partnerships only ``side_facts`` may be known, then ``player_facts`` is
-    ignored for the comparisons."""
+def score_deal(deal: int, player_facts: Sequence[Facts | None], sides: Sides, cfg: Settings) -> Summary:
+    """KASINO-SCORE-1..3 for one deal. ``player_facts`` has one entry per player (None = knocked out)."""
     n = sides.count
-    if side_facts is None:
-        pooled: list[Facts | None] = []
-        for team in sides.teams:
-            members = [player_facts[p] for p in team if player_facts[p] is not None]
-            pooled.append(sum(members[1:], members[0]) if members else None)  # type: ignore[arg-type]
-        side_facts = pooled
+    side_facts: list[Facts | None] = []
+    for team in sides.teams:
+        pooled: Facts | None = None
+        for p in team:
+            f = player_facts[p]
+            if f is not None:
+                pooled = f if pooled is None else pooled + f
+        side_facts.append(pooled)
     individual = cfg.pairs and cfg.pairs_individual
     cats: list[Category] = []
-    for what, rule, points, key in (("most_cards", "KASINO-SCORE-1", 1, "cards"),
+    for what, rule, worth, key in (("most_cards", "KASINO-SCORE-1", 1, "cards"),
                                     ("most_spades", "KASINO-SCORE-1", 2, "spades")):
         if individual:
             units = [(sides.side_of(p), getattr(f, key)) for p, f in enumerate(player_facts) if f is not None]
@@ -1070,10 +1090,10 @@ def score_deal(deal: int, player_facts: Sequence[Facts | None], sides: Sides, cf
         row = [0] * n
         if len(leaders) == 1:
             side = units[owners.index(leaders[0])][0]
-            row[side] = points
+            row[side] = worth
             cats.append(Category(what, rule, tuple(row), winner=side))
         else:
-            cats.append(Category(what, rule, tuple(row), tied=tuple(leaders), lost=points))
+            cats.append(Category(what, rule, tuple(row), tied=tuple(leaders), lost=worth))
     facts = [f or Facts() for f in side_facts]
     cats.append(Category("storan", "KASINO-COMP-4", tuple(2 * f.storan for f in facts),
                          winner=next((i for i, f in enumerate(facts) if f.storan), None)))

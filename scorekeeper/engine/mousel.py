@@ -15,8 +15,9 @@ See docs/events-mousel.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Literal
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Any, ClassVar, Literal, TypeVar
 
 from scorekeeper.cards import Card, parse_card
 from scorekeeper.engine.base import (
@@ -134,6 +135,7 @@ class Play:
     failed: tuple[frozenset[str], ...] = ()
     taker_cards: int = 0  # cards the taker has played (for MOUSEL-OPT-KEEP-TRUMPCARD)
     trumpcard_played: bool = False
+    proposals: tuple[Proposal, ...] = ()
 
     @property
     def to_act(self) -> int:
@@ -165,8 +167,6 @@ class Deal:
     decisions: tuple[tuple[int, int | None], ...] = ()  # (seat, cards exchanged or None = folded)
     pile: int = 0  # cards thrown away and not yet reshuffled
     reshuffles: int = 0
-    play: Play | None = None
-    proposals: tuple[Proposal, ...] = ()
 
     @property
     def n(self) -> int:
@@ -185,8 +185,6 @@ class Deal:
             return self.order[len(self.decisions)]
         if self.phase == "discard":
             return self.taker
-        if self.phase == "play" and self.play is not None:
-            return self.play.to_act
         return None
 
 
@@ -252,6 +250,9 @@ class MouselState:
     next_dealer: int | None = None  # None until the first deal names (or defaults) one
     deals: int = 0  # deals started, void ones included
     deal: Deal | None = None
+    # The tricks of the deal on; kept beside ``deal`` rather than in it so that a card played
+    # rebuilds two small objects, not three (replay speed, see ``_evolve``).
+    play: Play | None = None
     sheet: tuple[Settlement, ...] = ()
     history: tuple[tuple[int, int, tuple[int, ...]], ...] = ()  # (deal, pot, balances)
     pot_payers: tuple[int, ...] = ()  # penalties now in the pot, per seat (MOUSEL-OPT-END-REFUND)
@@ -288,10 +289,34 @@ class MouselState:
             return None
         if self.deal is None:
             return self.next_dealer if self.mode == "adjudicate" else None
+        if self.deal.phase == "play" and self.play is not None:
+            return self.play.to_act
         return self.deal.to_act()
 
 
 # --- Small helpers ----------------------------------------------------------------------------
+
+_T = TypeVar("_T")
+_SHAPES: dict[type, tuple[Callable[[Any], tuple[Any, ...]], dict[str, int]]] = {}
+
+
+def _evolve(obj: _T, **changes: Any) -> _T:
+    """``dataclasses.replace`` for our frozen dataclasses, about five times faster.
+
+    A whole session is replayed from its events on a cold cache (DESIGN §1), a card per event,
+    and ``replace`` was most of that time. Same contract: a new object, the old one untouched.
+    """
+    cls = type(obj)
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+        shape = _SHAPES[cls] = (attrgetter(*names), {name: i for i, name in enumerate(names)})
+    getter, index = shape
+    values = list(getter(obj))
+    for name, value in changes.items():
+        values[index[name]] = value
+    return cls(*values)
+
 
 def _after(ring: Sequence[int], seat: int) -> int:
     return ring[(ring.index(seat) + 1) % len(ring)]
@@ -540,7 +565,7 @@ def _on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     deal = Deal(number=number, dealer=dealer, ring=ring, pot=book.pot, last=last, phase="turn_up",
                 stock=state.opts.pack_size - n * n)
     scored = tuple(Scored(seat, -1, "ante", "MOUSEL-DEAL-1") for seat in ring)
-    return replace(state, book=book, deal=deal, deals=number, next_dealer=dealer,
+    return _evolve(state, book=book, deal=deal, deals=number, next_dealer=dealer,
                    last_announced=state.last_announced or last, scored=scored)
 
 
@@ -555,7 +580,7 @@ def _on_leave(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     next_dealer = state.next_dealer
     if next_dealer == player:  # the deal passes on to the next player still at the table
         next_dealer = _next_seated(status, player)
-    return replace(state, status=status, next_dealer=next_dealer, scored=())
+    return _evolve(state, status=status, next_dealer=next_dealer, scored=())
 
 
 def _on_end(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -589,7 +614,7 @@ def _finish(state: MouselState, number: int) -> MouselState:
     transfers = tuple(settle_up(list(book.balances) + [book.pot]))
     report = EndReport(tuple(paid), book.pot, standings, transfers)
     scored = tuple(Scored(seat, amount, "end split", "MOUSEL-END-2") for seat, amount in enumerate(paid) if amount)
-    return replace(state, book=book, end=report, deal=None, scored=scored)
+    return _evolve(state, book=book, end=report, deal=None, play=None, scored=scored)
 
 
 # --- Handlers: the turn-up --------------------------------------------------------------------
@@ -609,7 +634,7 @@ def _on_look(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         raise RuleViolation("MOUSEL-TRUMP-1", "only the dealer's look matters: the others look at once")
     if deal.looked:
         raise RuleViolation("MOUSEL-TRUMP-1", "the dealer has already looked at his hand")
-    return replace(state, deal=replace(deal, looked=True, looked_by_event=True, blind=False), scored=())
+    return _evolve(state, deal=_evolve(deal, looked=True, looked_by_event=True, blind=False), scored=())
 
 
 def _on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -624,9 +649,9 @@ def _on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     # stock > 0 here: an empty stock ends the deal as void when the last card is refused
     blind = not deal.looked
     offer = deal.ring
-    new = replace(deal, phase="offer", stock=deal.stock - 1, turns=deal.turns + 1, turned=card,
+    new = _evolve(deal, phase="offer", stock=deal.stock - 1, turns=deal.turns + 1, turned=card,
                   blind=blind, offer=offer)
-    return replace(state, deal=new, scored=())
+    return _evolve(state, deal=new, scored=())
 
 
 def _on_take(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -636,10 +661,10 @@ def _on_take(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     assert deal.turned is not None
     taker = player
     o_seat, order = _decision_order(deal.ring, deal.dealer, taker, state.opts.last_in_order)
-    new = replace(deal, phase="exchange", taker=taker, trump_card=deal.turned, turned=None, blind=False,
+    new = _evolve(deal, phase="exchange", taker=taker, trump_card=deal.turned, turned=None, blind=False,
                   offer=(), must_play=o_seat, order=order,
                   looked=deal.looked or player == deal.dealer)
-    return replace(state, deal=new, scored=())
+    return _evolve(state, deal=new, scored=())
 
 
 def _check_offer_turn(state: MouselState, deal: Deal, player: int, *, taking: bool) -> None:
@@ -683,18 +708,18 @@ def _on_refuse(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     assert turned is not None
     if deal.blind:
         # The dealer passes on the blind take (by saying so, or by letting the offer go round).
-        new = replace(deal, blind=False, looked=True)
+        new = _evolve(deal, blind=False, looked=True)
         if player == deal.dealer:
-            return replace(state, deal=new, scored=())
+            return _evolve(state, deal=new, scored=())
         deal = new
     offer = deal.offer[1:]
     if offer:
-        return replace(state, deal=replace(deal, offer=offer), scored=())
+        return _evolve(state, deal=_evolve(deal, offer=offer), scored=())
     set_aside = deal.set_aside + (turned,)
     if deal.stock == 0:
-        return _void(state, replace(deal, set_aside=set_aside, turned=None, offer=()))
-    new = replace(deal, phase="turn_up", turned=None, offer=(), set_aside=set_aside, looked=True)
-    return replace(state, deal=new, scored=())
+        return _void(state, _evolve(deal, set_aside=set_aside, turned=None, offer=()))
+    new = _evolve(deal, phase="turn_up", turned=None, offer=(), set_aside=set_aside, looked=True)
+    return _evolve(state, deal=new, scored=())
 
 
 def _decision_order(ring: tuple[int, ...], dealer: int, taker: int,
@@ -728,14 +753,14 @@ def _after_deal(state: MouselState, deal: Deal, book: Book, row: Settlement,
                        for i, s in enumerate(status))
     busted = tuple(i for i in range(len(status)) if status[i] == "bust" and state.status[i] == "in")
     seated_after = sum(1 for s in status if s == "in")
-    row = replace(row, busted=busted,
+    row = _evolve(row, busted=busted,
                   next_pot=book.pot + seated_after)
     history = state.history + ((deal.number, book.pot, book.balances),)
-    new = replace(state, book=book, deal=None, status=status, sheet=state.sheet + (row,), history=history,
+    new = _evolve(state, book=book, deal=None, play=None, status=status, sheet=state.sheet + (row,), history=history,
                   next_dealer=_next_seated(status, deal.dealer), pot_payers=pot_payers, scored=scored)
     if seated_after < 2 or (deal.last and state.opts.end_lastdeal):
         ended = _finish(new, deal.number)
-        return replace(ended, scored=scored + ended.scored)
+        return _evolve(ended, scored=scored + ended.scored)
     return new
 
 
@@ -780,9 +805,9 @@ def _on_exchange(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     stock, pile, reshuffles = deal.stock, deal.pile, deal.reshuffles
     if count > stock:  # MOUSEL-OPT-RESHUFFLE: the pile becomes the new stock
         stock, pile, reshuffles = stock + pile, 0, reshuffles + 1
-    new = replace(deal, stock=stock - count, pile=pile + count, reshuffles=reshuffles,
+    new = _evolve(deal, stock=stock - count, pile=pile + count, reshuffles=reshuffles,
                   decisions=deal.decisions + ((player, count),))
-    return replace(state, deal=_after_decision(new), scored=())
+    return _evolve(state, deal=_after_decision(new), scored=())
 
 
 def _on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -798,14 +823,14 @@ def _on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         if all(s in folded for s in others):
             rule = "MOUSEL-OPT-LAST-IN-ORDER" if state.opts.last_in_order else "MOUSEL-EXCH-3"
             raise RuleViolation(rule, f"everyone else has folded, so {name} must play against the taker")
-    new = replace(deal, decisions=deal.decisions + ((player, None),))
-    return replace(state, deal=_after_decision(new), scored=())
+    new = _evolve(deal, decisions=deal.decisions + ((player, None),))
+    return _evolve(state, deal=_after_decision(new), scored=())
 
 
 def _after_decision(deal: Deal) -> Deal:
     if len(deal.decisions) < len(deal.order):
         return deal
-    return replace(deal, phase="discard")
+    return _evolve(deal, phase="discard")
 
 
 def _on_discard(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -820,66 +845,58 @@ def _on_discard(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     active = tuple(s for s in sorted(deal.ring) if s not in folded)
     count = len(state.players)
     play = Play(active=active, leader=deal.taker, won=(0,) * count, failed=(frozenset(),) * count)
-    new = replace(deal, phase="play", pile=deal.pile + 1, play=play)
-    return replace(state, deal=new, scored=())
+    new = _evolve(deal, phase="play", pile=deal.pile + 1)
+    return _evolve(state, deal=new, play=play, scored=())
 
 
 # --- Handlers: tricks -------------------------------------------------------------------------
 
 def _on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = _player(event, len(state.players))
-    deal = state.deal
-    if deal is None or deal.phase != "play" or deal.play is None:
+    deal, play = state.deal, state.play
+    if deal is None or deal.phase != "play" or play is None:
         raise RuleViolation("MOUSEL-EXCH-6", "no card is played before everyone has decided and the taker "
                                              f"has thrown away his extra card (phase: {state.phase})")
-    play = deal.play
     card = _card(event, state.opts)
-    names = state.players
     if player not in play.active:
-        raise RuleViolation("MOUSEL-EXCH-7", f"{names[player]} is not playing this deal")
+        raise RuleViolation("MOUSEL-EXCH-7", f"{state.players[player]} is not playing this deal")
     expected = play.to_act
     if player != expected:
-        raise RuleViolation("MOUSEL-PLAY-1", f"it is {names[expected]}'s turn to play, not {names[player]}'s",
-                            to_act=expected)
-    _check_unseen(state, deal, player, card)
-    taker = deal.taker
-    assert taker is not None and deal.trump_card is not None
-    trump = deal.trump_card.suit
+        raise RuleViolation("MOUSEL-PLAY-1", f"it is {state.players[expected]}'s turn to play, not "
+                                             f"{state.players[player]}'s", to_act=expected)
+    _check_unseen(state, deal, play, player, card)
+    taker, trump_card = deal.taker, deal.trump_card
+    assert taker is not None and trump_card is not None
     current = play.current + ((player, card),)
     failed = play.failed
-    if play.current and card.suit != play.current[0][1].suit:
+    if play.current:
         led = play.current[0][1].suit
-        if led not in failed[player]:
+        if card.suit != led and led not in failed[player]:
             failed = tuple(f | {led} if i == player else f for i, f in enumerate(failed))
-    trumpcard_played = play.trumpcard_played or (player == taker and card == deal.trump_card)
-    taker_cards = play.taker_cards + (1 if player == taker else 0)
-    seen = play.seen | {card}
+    trumpcard_played = play.trumpcard_played or (player == taker and card == trump_card)
+    taker_cards = play.taker_cards + (player == taker)
     tricks, won, leader = play.tricks, play.won, play.leader
     if len(current) == len(play.active):
-        winner = trick_winner([c for _, c in current], play.leader, trump, state.opts.order, play.active)
-        tricks = tricks + (Trick(play.leader, current, winner),)
-        won = tuple(w + 1 if i == winner else w for i, w in enumerate(won))
+        winner = trick_winner([c for _, c in current], leader, trump_card.suit, state.opts.order, play.active)
+        tricks = tricks + (Trick(leader, current, winner),)
+        won = won[:winner] + (won[winner] + 1,) + won[winner + 1:]
         leader, current = winner, ()
-    new_play = Play(active=play.active, leader=leader, current=current, tricks=tricks, won=won, seen=seen,
-                    failed=failed, taker_cards=taker_cards, trumpcard_played=trumpcard_played)
-    proposals = deal.proposals
+    new = Play(play.active, leader, current, tricks, won, play.seen | {card}, failed, taker_cards,
+               trumpcard_played, play.proposals)
     if card.suit in play.failed[player]:
-        proposals = _revoke_proposals(state, deal, new_play, proposals)
-    if (state.opts.keep_trumpcard and player == taker and taker_cards == deal.n and not trumpcard_played):
-        proposals = proposals + (_trumpcard_proposal(state, deal, len(tricks) + (1 if current else 0), card,
-                                                     len(proposals) + 1),)
-    done = len(tricks) == deal.n
-    new_deal = replace(deal, play=new_play, proposals=proposals)
-    if done:
-        if any(p.status == "pending" for p in proposals):
-            return replace(state, deal=replace(new_deal, phase="review"), scored=())
-        return _settle(state, new_deal)
-    return replace(state, deal=new_deal, scored=())
+        new = _evolve(new, proposals=_revoke_proposals(state, trump_card.suit, new))
+    if state.opts.keep_trumpcard and player == taker and taker_cards == deal.n and not trumpcard_played:
+        trick = len(tricks) + (1 if current else 0)
+        new = _evolve(new, proposals=new.proposals + (_trumpcard_proposal(state, deal, trick, card, new),))
+    if len(tricks) < deal.n:
+        return _evolve(state, play=new, scored=())
+    if any(p.status == "pending" for p in new.proposals):
+        return _evolve(state, deal=_evolve(deal, phase="review"), play=new, scored=())
+    return _settle(state, deal, new)
 
 
-def _check_unseen(state: MouselState, deal: Deal, player: int, card: Card) -> None:
-    assert deal.play is not None
-    if card in deal.play.seen or any(c == card for _, c in deal.play.current):
+def _check_unseen(state: MouselState, deal: Deal, play: Play, player: int, card: Card) -> None:
+    if card in play.seen:
         raise RuleViolation("MOUSEL-COMP-1", f"{card} has already been played this deal", card=str(card))
     if card in deal.set_aside:
         raise RuleViolation("MOUSEL-COMP-1", f"{card} was turned up, refused and set aside; it is out of play",
@@ -892,15 +909,14 @@ def _check_unseen(state: MouselState, deal: Deal, player: int, card: Card) -> No
                             card=str(card))
 
 
-def _revoke_proposals(state: MouselState, deal: Deal, play: Play,
-                      proposals: tuple[Proposal, ...]) -> tuple[Proposal, ...]:
-    assert deal.trump_card is not None
+def _revoke_proposals(state: MouselState, trump: str, play: Play) -> tuple[Proposal, ...]:
+    """New proposals for every revoke the cards so far prove (MOUSEL-PLAY-2, README §4)."""
     plays = [t.plays for t in play.tricks]
     if play.current:
         plays.append(play.current)
-    known = {(p.player, p.trick) for p in proposals if p.kind == "revoke"}
-    out = list(proposals)
-    for revoke in audit_revokes(plays, deal.trump_card.suit, state.opts.obligations):
+    known = {(p.player, p.trick) for p in play.proposals if p.kind == "revoke"}
+    out = list(play.proposals)
+    for revoke in audit_revokes(plays, trump, state.opts.obligations):
         if (revoke.player, revoke.trick) in known:
             continue
         message = (f"{state.players[revoke.player]} must follow {revoke.led_suit}: played {revoke.card} "
@@ -911,39 +927,38 @@ def _revoke_proposals(state: MouselState, deal: Deal, play: Play,
     return tuple(out)
 
 
-def _trumpcard_proposal(state: MouselState, deal: Deal, trick: int, card: Card, ident: int) -> Proposal:
+def _trumpcard_proposal(state: MouselState, deal: Deal, trick: int, card: Card, play: Play) -> Proposal:
     assert deal.taker is not None
     message = (f"{state.players[deal.taker]} played his last card {card} at trick {trick} without ever playing "
                f"the turned-up {deal.trump_card}, so he threw it away")
-    return Proposal(ident, deal.taker, "MOUSEL-OPT-KEEP-TRUMPCARD", "trumpcard", trick, card, deal.trump_card,
-                    None, None, message)
+    return Proposal(len(play.proposals) + 1, deal.taker, "MOUSEL-OPT-KEEP-TRUMPCARD", "trumpcard", trick, card,
+                    deal.trump_card, None, None, message)
 
 
 def _on_verdict(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     ident = int_field(event, "id", minimum=1)
-    deal = state.deal
-    if deal is None or deal.phase not in ("play", "review"):
+    deal, play = state.deal, state.play
+    if deal is None or play is None or deal.phase not in ("play", "review"):
         raise RuleViolation("MOUSEL-POT-8", "there is no revoke to decide now")
-    match = [p for p in deal.proposals if p.id == ident]
+    match = [p for p in play.proposals if p.id == ident]
     if not match:
         raise RuleViolation("MOUSEL-POT-8", f"there is no proposal #{ident} in this deal")
     proposal = match[0]
     if proposal.status != "pending":
         raise RuleViolation("MOUSEL-POT-8", f"proposal #{ident} was already {proposal.status}")
     status: Literal["confirmed", "dismissed"] = "confirmed" if event["type"] == "confirm_revoke" else "dismissed"
-    proposals = tuple(replace(p, status=status) if p.id == ident else p for p in deal.proposals)
-    new = replace(deal, proposals=proposals)
-    if new.phase == "review" and not any(p.status == "pending" for p in proposals):
-        return _settle(state, new)
-    return replace(state, deal=new, scored=())
+    proposals = tuple(_evolve(p, status=status) if p.id == ident else p for p in play.proposals)
+    new = _evolve(play, proposals=proposals)
+    if deal.phase == "review" and not any(p.status == "pending" for p in proposals):
+        return _settle(state, deal, new)
+    return _evolve(state, play=new, scored=())
 
 
 # --- Settlement -------------------------------------------------------------------------------
 
-def _settle(state: MouselState, deal: Deal) -> MouselState:
-    assert deal.play is not None and deal.taker is not None
-    revokers = tuple(sorted({p.player for p in deal.proposals if p.status == "confirmed"}))
-    return _settle_tricks(state, deal, deal.play.active, deal.folded, deal.play.won, revokers)
+def _settle(state: MouselState, deal: Deal, play: Play) -> MouselState:
+    revokers = tuple(sorted({p.player for p in play.proposals if p.status == "confirmed"}))
+    return _settle_tricks(_evolve(state, play=play), deal, play.active, deal.folded, play.won, revokers)
 
 
 def _settle_tricks(state: MouselState, deal: Deal, active: tuple[int, ...], folded: tuple[int, ...],
@@ -1006,7 +1021,7 @@ def _on_deal_result(state: MouselState, event: Mapping[str, Any]) -> MouselState
             raise RuleViolation("MOUSEL-OPT-DEALER-MUST-TAKE", "the dealer must take the last card: no void deals")
         book = _antes(state, number, ring)
         deal = Deal(number=number, dealer=dealer, ring=ring, pot=book.pot, last=last, phase="turn_up", stock=0)
-        started = replace(state, book=book, deals=number, last_announced=state.last_announced or last)
+        started = _evolve(state, book=book, deals=number, last_announced=state.last_announced or last)
         return _void(started, deal)
     taker = int_field(event, "taker", minimum=0, maximum=count - 1)
     tricks_raw = event.get("tricks")
@@ -1036,7 +1051,7 @@ def _on_deal_result(state: MouselState, event: Mapping[str, Any]) -> MouselState
     book = _antes(state, number, ring)
     deal = Deal(number=number, dealer=dealer, ring=ring, pot=book.pot, last=last, phase="review", stock=0,
                 taker=taker)
-    started = replace(state, book=book, deals=number, last_announced=state.last_announced or last)
+    started = _evolve(state, book=book, deals=number, last_announced=state.last_announced or last)
     return _settle_tricks(started, deal, active, folded, tricks, revokers)
 
 
@@ -1088,8 +1103,8 @@ def _hints(state: MouselState) -> list[Event]:
         return moves
     if deal.phase == "discard":
         return [{"type": "discard", "player": deal.taker}]
-    return [{"type": "confirm_revoke", "id": p.id} for p in deal.proposals if p.status == "pending"] + \
-        [{"type": "dismiss_revoke", "id": p.id} for p in deal.proposals if p.status == "pending"]
+    pending = [p.id for p in state.play.proposals if p.status == "pending"] if state.play is not None else []
+    return [{"type": "confirm_revoke", "id": i} for i in pending] + [{"type": "dismiss_revoke", "id": i} for i in pending]
 
 
 def _decision_json(deal: Deal, count: int) -> list[JSON | None]:
@@ -1101,7 +1116,7 @@ def _decision_json(deal: Deal, count: int) -> list[JSON | None]:
 
 def _deal_json(state: MouselState, deal: Deal) -> JSON:
     count = len(state.players)
-    play = deal.play
+    play = state.play
     folded = deal.folded
     active = list(play.active) if play is not None else [s for s in sorted(deal.ring) if s not in folded]
     hands = [0] * count
@@ -1152,8 +1167,9 @@ def _to_json(state: MouselState) -> JSON:
         holdings=[state.opts.stack + b for b in state.balances] if state.opts.bust else None,
         deals_played=state.deals, dealer=None if deal is None else deal.dealer, next_dealer=state.next_dealer,
         deal=None if deal is None else _deal_json(state, deal),
-        proposals=[] if deal is None else [p.to_json() for p in deal.proposals],
-        pending_revokes=[] if deal is None else [p.to_json() for p in deal.proposals if p.status == "pending"],
+        proposals=[] if state.play is None else [p.to_json() for p in state.play.proposals],
+        pending_revokes=[] if state.play is None else [p.to_json() for p in state.play.proposals
+                                                       if p.status == "pending"],
         settlements=[row.to_json() for row in state.sheet],
         ledger=[e.to_json() for e in state.book.entries],
         history=[{"deal": d, "pot": p, "balances": list(b)} for d, p, b in state.history],

@@ -1,0 +1,1481 @@
+"""Mulatschak (Salzburg rules): every phase of a deal, the sheet from 21 down to 0, and tally mode.
+
+Spec: rules/mulatschak.md. One event per thing said or done at the table (docs/events-mulatschak.md).
+Hands are hidden: the engine knows a card's whereabouts only when it is played, shown (a collapse,
+a face-up exchange card, the kept Weli, the Sau or the seven shown for an exchange) or when a
+player enters their hand. Follow/trump/beat duties are checked live against an entered hand and
+otherwise retroactively (rules README §4): a proven revoke becomes a proposal the table confirms
+or dismisses, and a confirmed one is scored by MULAT-SCORE-9.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Literal
+
+from scorekeeper.cards import Card, german_pack, parse_card, parse_cards
+from scorekeeper.engine.base import (
+    JSON,
+    BaseRules,
+    Event,
+    MalformedEvent,
+    Mode,
+    OptionSpec,
+    Outcome,
+    RuleViolation,
+    Scored,
+    SetupError,
+    common_json,
+    int_field,
+    str_field,
+)
+from scorekeeper.engine.tricks import (
+    BreachKind,
+    Obligations,
+    RankOrder,
+    audit_revokes,
+    check_play,
+    legal_cards,
+    suit_of,
+    trick_winner,
+)
+
+START = 21
+SUITS = ("H", "S", "L", "E")
+SUIT_NAMES = {"H": "Herz", "S": "Schelle", "L": "Laub", "E": "Eichel"}
+WELI = Card("W", "")
+HIGH_RANKS = frozenset({"A", "K", "O", "U", "W"})
+ORDER = RankOrder(plain=("A", "K", "O", "U", "10", "9", "8", "7", "6"),
+                  trump=("A", "W", "K", "O", "U", "10", "9", "8", "7", "6"),
+                  always_trump=frozenset({WELI}))
+BID_LIMIT = 5        # MULAT-BID-7: at or below this score a player may only pass
+STAY_LIMIT = 3       # MULAT-STAY-3 / MULAT-EXCH-1
+BREACH_RULES: dict[BreachKind, str] = {"follow": "MULAT-PLAY-3", "trump": "MULAT-PLAY-4", "head": "MULAT-PLAY-5"}
+
+Phase = Literal["cut", "bidding", "trump", "stay", "exchange", "play", "review", "tally", "over"]
+Plays = tuple[tuple[tuple[int, Card], ...], ...]
+
+
+# --- value objects ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Opts:
+    pack36: bool = False
+    no_stichzwang: bool = False
+    muli_breaker: bool = False
+    stayhome_flat: bool = False
+    stayhome_free: bool = False
+    allpass_redeal: bool = False
+    collapse_optional: bool = False
+    collapse_cap: bool = False
+    no_knock: bool = False
+    exch_limit: int = 5
+    reshuffle: bool = False
+    hold_muli: bool = False
+    weli_weak: bool = False
+
+    @property
+    def pack_size(self) -> int:
+        return 36 if self.pack36 else 33
+
+    @property
+    def duties(self) -> Obligations:
+        return Obligations(ORDER, must_follow=True, must_trump=True, must_head=not self.no_stichzwang)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One thing said in the bidding: ``bid`` n, ``pass``, ``hold`` (mit mir) or ``muli`` out of turn."""
+
+    player: int
+    call: str
+    tricks: int = 0
+
+    def to_json(self) -> JSON:
+        return {"player": self.player, "call": self.call, "tricks": self.tricks}
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    player: int
+    kind: str          # normal | sight | bridge | sau | seven | trump (the delayed-trump exchange)
+    thrown: int        # cards of the hand given up (what MULAT-OPT-EXCH-LIMIT counts)
+    drawn: int         # stock cards used
+    face_up: tuple[Card, ...] = ()
+    kept: bool | None = None
+    served: bool = True
+
+    def to_json(self) -> JSON:
+        return {"player": self.player, "kind": self.kind, "thrown": self.thrown, "drawn": self.drawn,
+                "face_up": [str(c) for c in self.face_up], "kept": self.kept, "served": self.served}
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """A revoke the cards prove; the table confirms or dismisses it (MULAT-SCORE-9)."""
+
+    id: int
+    deal: int
+    player: int
+    trick: int
+    card: Card
+    kind: BreachKind
+    evidence: Card
+    evidence_trick: int | None
+    message: str
+    status: str = "pending"  # pending | confirmed | dismissed
+
+    @property
+    def rule(self) -> str:
+        return BREACH_RULES[self.kind]
+
+    def to_json(self) -> JSON:
+        return {"id": self.id, "type": "revoke", "deal": self.deal, "player": self.player,
+                "trick": self.trick, "card": str(self.card), "kind": self.kind, "rule": self.rule,
+                "evidence": str(self.evidence), "evidence_trick": self.evidence_trick,
+                "message": self.message, "status": self.status}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of the sheet: a scored deal (or a thrown-in one, all zeros)."""
+
+    deal: int
+    dealer: int
+    declarer: int | None
+    bid: int
+    forced: bool
+    trump: str | None
+    causes: tuple[str, ...]
+    home: tuple[int, ...]
+    tricks: tuple[int | None, ...]
+    revokes: tuple[int, ...]
+    breaker: int | None
+    changes: tuple[int, ...]
+    totals: tuple[int, ...]
+    note: str = ""
+
+    @property
+    def multiplier(self) -> int:
+        return 1 << len(self.causes)
+
+    @property
+    def made(self) -> bool | None:
+        if self.declarer is None:
+            return None
+        took = self.tricks[self.declarer] or 0
+        return took >= self.bid and self.declarer not in self.revokes
+
+    def to_json(self) -> JSON:
+        return {"deal": self.deal, "dealer": self.dealer, "declarer": self.declarer, "bid": self.bid,
+                "muli": self.bid == 5, "forced": self.forced, "trump": self.trump,
+                "multiplier": self.multiplier, "causes": list(self.causes), "home": list(self.home),
+                "tricks": list(self.tricks), "revokes": list(self.revokes), "breaker": self.breaker,
+                "made": self.made, "changes": list(self.changes), "totals": list(self.totals),
+                "note": self.note}
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    number: int
+    dealer: int
+    players: int
+    collapses: int                     # collapse factors carried into this deal (MULAT-SCORE-2)
+    stock: int
+    phase: Phase = "cut"
+    to_act: int | None = None
+    cut: str | None = None             # "cut" | "knock" once done
+    weli_to: int | None = None
+    calls: tuple[Call, ...] = ()
+    high: int = 0
+    high_bidder: int | None = None
+    passed: tuple[int, ...] = ()
+    duel: tuple[int, int] | None = None  # (dealer, displaced bidder)
+    declarer: int | None = None
+    contract: int = 0
+    forced: bool = False
+    muli_out_of_turn: bool = False
+    trump: str | None = None
+    decisions: tuple[str | None, ...] = ()   # per seat: declarer | play | home | None
+    stay_order: tuple[int, ...] = ()
+    discards: int = 0
+    reserved: int = 0                  # stock cards held back for announced Bridges
+    exchanges: tuple[Exchange, ...] = ()
+    exch_queue: tuple[int, ...] = ()
+    bridge_queue: tuple[int, ...] = ()
+    tricks: Plays = ()
+    leader: int | None = None
+    owners: tuple[tuple[Card, int], ...] = ()   # seen cards: holder (or who threw it away); -1 out of play
+    hands: tuple[tuple[Card, ...] | None, ...] = ()  # entered hands, as entered
+
+    # -- derived facts --
+    @property
+    def forehand(self) -> int:
+        return (self.dealer + 1) % self.players
+
+    @property
+    def cutter(self) -> int:
+        return (self.dealer - 1) % self.players
+
+    @property
+    def muli(self) -> bool:
+        return self.contract == 5
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        return tuple(p for p in range(self.players) if self.decisions[p] in ("declarer", "play"))
+
+    @property
+    def causes(self) -> tuple[str, ...]:
+        return _causes(self.trump, self.collapses, self.cut == "knock")
+
+    def owner(self, card: Card) -> int | None:
+        for seen, holder in self.owners:
+            if seen == card:
+                return holder
+        return None
+
+    def with_owner(self, card: Card, holder: int) -> Deal:
+        rest = tuple((c, h) for c, h in self.owners if c != card)
+        return replace(self, owners=rest + ((card, holder),))
+
+    def played_by(self, player: int) -> list[Card]:
+        return [card for trick in self.tricks for seat, card in trick if seat == player]
+
+    def all_played(self) -> list[Card]:
+        return [card for trick in self.tricks for _, card in trick]
+
+    def current_hand(self, player: int) -> list[Card] | None:
+        entered = self.hands[player] if self.hands else None
+        if entered is None:
+            return None
+        played = self.played_by(player)
+        return [c for c in entered if c not in played]
+
+    def tricks_won(self) -> list[int]:
+        won = [0] * self.players
+        for index, trick in enumerate(self.tricks):
+            if len(trick) == len(self.active):
+                won[self.trick_winner(index)] += 1
+        return won
+
+    def trick_winner(self, index: int) -> int:
+        trick = self.tricks[index]
+        return trick_winner([c for _, c in trick], trick[0][0], self.trump, ORDER, seats=self.active)
+
+
+@dataclass(frozen=True, slots=True)
+class MulState:
+    players: tuple[str, ...]
+    opts: Opts
+    mode: Mode
+    scores: tuple[int, ...]
+    dealer: int
+    deal: Deal | None = None
+    sheet: tuple[Row, ...] = ()
+    proposals: tuple[Proposal, ...] = ()
+    next_id: int = 1
+    winner: tuple[int, ...] = ()
+    scored: tuple[Scored, ...] = ()
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.winner)
+
+
+# --- pure helpers ----------------------------------------------------------------------------
+
+
+def _causes(trump: str | None, collapses: int, knocked: bool) -> tuple[str, ...]:
+    causes: list[str] = []
+    if trump == "H":
+        causes.append("hearts")
+    causes.extend(["collapse"] * collapses)
+    if knocked:
+        causes.append("knock")
+    return tuple(causes)
+
+
+def _clockwise(start: int, n: int) -> list[int]:
+    return [(start + k) % n for k in range(n)]
+
+
+def _is_trump(card: Card, trump: str) -> bool:
+    return suit_of(card, trump, ORDER) == trump
+
+
+def deal_changes(opts: Opts, n: int, declarer: int, contract: int, home: Sequence[int],
+                 tricks: Sequence[int], multiplier: int, revokes: Sequence[int],
+                 breaker: int | None) -> list[tuple[int, str, str]]:
+    """Each seat's change, with what it was for and the rule (MULAT-SCORE-3…5, MULAT-SCORE-9)."""
+    m = multiplier
+    out: list[tuple[int, str, str]] = []
+    made = contract == 5 and tricks[declarer] == 5
+    for p in range(n):
+        if p in home:
+            flat = 0 if opts.stayhome_free else (1 if opts.stayhome_flat else m)
+            out.append((flat, "stayed home", "MULAT-SCORE-5"))
+        elif p in revokes:
+            penalty = 10 * m if p == declarer else 5 * m
+            out.append((penalty, "revoke: scored as failed", "MULAT-SCORE-9"))
+        elif contract == 5:
+            if p == declarer:
+                out.append((-10 * m, "Muli made", "MULAT-SCORE-4") if made
+                           else (10 * m, "Muli failed", "MULAT-SCORE-4"))
+            elif made:
+                out.append((10 * m, "against a Muli made", "MULAT-SCORE-4"))
+            elif opts.muli_breaker and p != breaker:
+                out.append((0, "Muli failed, not the breaker", "MULAT-SCORE-4"))
+            else:
+                out.append((-10 * m, "broke the Muli" if p == breaker else "Muli failed", "MULAT-SCORE-4"))
+        elif p == declarer:
+            t = tricks[p]
+            out.append((-t * m, f"declarer made {t}", "MULAT-SCORE-3") if t >= contract
+                       else (10 * m, f"declarer failed ({t} < {contract})", "MULAT-SCORE-3"))
+        else:
+            t = tricks[p]
+            out.append((-t * m, f"{t} trick{'s' if t != 1 else ''}", "MULAT-SCORE-3") if t
+                       else (5 * m, "no trick", "MULAT-SCORE-3"))
+    return out
+
+
+def _winners(scores: Sequence[int]) -> tuple[int, ...]:
+    """MULAT-END-1/2: anyone at or below 0 ends the game; the lowest wins, an exact tie shares."""
+    low = min(scores)
+    if low > 0:
+        return ()
+    return tuple(p for p, s in enumerate(scores) if s == low)
+
+
+def _weak(cards: Sequence[Card], opts: Opts) -> bool:
+    high = HIGH_RANKS - ({"W"} if opts.weli_weak else set())
+    return not any(c.rank in high for c in cards)
+
+
+# --- the rules -------------------------------------------------------------------------------
+
+
+class Mulatschak(BaseRules):
+    id: ClassVar[str] = "mulatschak"
+    name: ClassVar[str] = "Mulatschak"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    player_rule: ClassVar[str | None] = "MULAT-COMP-4"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("pack36", False, "MULAT-OPT-PACK36", "36-card pack (sixes in Herz, Laub, Eichel)"),
+        OptionSpec("no_stichzwang", False, "MULAT-OPT-NO-STICHZWANG", "No duty to beat the trick"),
+        OptionSpec("muli_breaker", False, "MULAT-OPT-MULI-BREAKER", "Failed Muli: only the breaker gains"),
+        OptionSpec("stayhome_flat", False, "MULAT-OPT-STAYHOME-FLAT", "Staying home costs 1 even when doubled"),
+        OptionSpec("stayhome_free", False, "MULAT-OPT-STAYHOME-FREE", "Staying home costs nothing"),
+        OptionSpec("allpass_redeal", False, "MULAT-OPT-ALLPASS-REDEAL", "All pass: next dealer redeals"),
+        OptionSpec("collapse_optional", False, "MULAT-OPT-COLLAPSE-OPTIONAL", "Declaring a weak hand is optional"),
+        OptionSpec("collapse_cap", False, "MULAT-OPT-COLLAPSE-CAP", "Collapses in a row double only once"),
+        OptionSpec("no_knock", False, "MULAT-OPT-NO-KNOCK", "No knocking"),
+        OptionSpec("exch_limit", 5, "MULAT-OPT-EXCH-LIMIT", "Most cards one player may exchange (5 = no limit)",
+                   kind="int", minimum=0, maximum=5),
+        OptionSpec("reshuffle", False, "MULAT-OPT-RESHUFFLE", "Reshuffle the thrown cards when the stock runs out"),
+        OptionSpec("hold_muli", False, "MULAT-OPT-HOLD-MULI", "The dealer may hold a Muli bid in turn"),
+        OptionSpec("weli_weak", False, "MULAT-OPT-WELI-WEAK", "The Weli counts as low for the collapse"),
+    )
+
+    # -- set-up --------------------------------------------------------------------------------
+
+    def new(self, players: Sequence[str], options: Mapping[str, Any], mode: Mode = "adjudicate") -> MulState:
+        self.check_players(players)
+        if options.get("teams") if isinstance(options, Mapping) else False:
+            raise SetupError("MULAT-COMP-4", "in Mulatschak everyone plays for themselves")
+        parsed = self.parse_options(options, len(players))
+        parsed.pop("teams", None)
+        opts = Opts(**parsed)
+        if opts.stayhome_flat and opts.stayhome_free:
+            raise SetupError("MULAT-OPT-STAYHOME-FREE", "staying home cannot be both flat and free")
+        if mode not in ("adjudicate", "tally"):
+            raise SetupError(None, f"unknown mode {mode!r}")
+        n = len(players)
+        state = MulState(tuple(players), opts, mode, (START,) * n, dealer=0)
+        return state if mode == "tally" else replace(state, deal=_fresh_deal(state, 1, 0, 0))
+
+    # -- dispatch --------------------------------------------------------------------------------
+
+    def apply(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        if not isinstance(event, Mapping):
+            raise MalformedEvent("an event must be an object", event)
+        kind = event.get("type")
+        if not isinstance(kind, str):
+            raise MalformedEvent("the event needs a 'type'", event)
+        handlers = _TALLY if state.mode == "tally" else _ADJUDICATE
+        handler = handlers.get(kind)
+        if handler is None:
+            known = ", ".join(sorted(handlers))
+            raise MalformedEvent(f"Mulatschak ({state.mode}) has no event {kind!r}; known: {known}", event)
+        if state.over:
+            raise RuleViolation("MULAT-END-1", "the game is over; undo the last entry to correct it")
+        new = handler(self, state, event)
+        return new if new.scored or not state.scored else replace(new, scored=())
+
+    # -- dealer ----------------------------------------------------------------------------------
+
+    def _dealer(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        player = _player(state, event)
+        untouched = state.deal is None or (state.deal.number == 1 and state.deal.phase == "cut"
+                                            and state.deal.collapses == 0)
+        if state.sheet or not untouched:
+            raise RuleViolation("MULAT-DEAL-1", "the first dealer is chosen before the first deal; "
+                                "after that the deal moves clockwise")
+        if state.deal is None:
+            return replace(state, dealer=player, scored=())
+        return replace(state, dealer=player, deal=_fresh_deal(state, 1, player, 0), scored=())
+
+    # -- cut / knock -----------------------------------------------------------------------------
+
+    def _cut(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        deal = _deal(state)
+        player = _player(state, event)
+        knock = event.get("type") == "knock"
+        weli = _bool(event, "weli", False)
+        if deal.phase != "cut":
+            raise RuleViolation("MULAT-DEAL-2", "the pack has already been cut for this deal")
+        if player != deal.cutter:
+            raise RuleViolation("MULAT-DEAL-2", f"player {deal.cutter}, on the dealer's right, cuts or knocks, "
+                                f"not player {player}", cutter=deal.cutter)
+        if knock and state.opts.no_knock:
+            raise RuleViolation("MULAT-OPT-NO-KNOCK", "knocking is not allowed at this table")
+        new = replace(deal, cut="knock" if knock else "cut", phase="bidding", to_act=deal.forehand)
+        if weli:
+            new = replace(new, weli_to=player).with_owner(WELI, player)
+        return replace(state, deal=new, scored=())
+
+    def _implied_cut(self, state: MulState) -> Deal:
+        """Any declaration or bid before the cut is entered means the pack was cut without the Weli."""
+        deal = _deal(state)
+        if deal.phase == "cut":
+            return replace(deal, cut="cut", phase="bidding", to_act=deal.forehand)
+        return deal
+
+    # -- hand entry ------------------------------------------------------------------------------
+
+    def _hand(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        deal = self._implied_cut(state)
+        player = _player(state, event)
+        cards = _cards(event, "cards", state.opts)
+        if deal.phase in ("review",):
+            raise RuleViolation("MULAT-PLAY-1", "all five tricks have been played")
+        if deal.decisions and deal.decisions[player] == "home":
+            raise RuleViolation("MULAT-STAY-5", f"player {player} stayed home and takes no part in this deal")
+        if player in deal.bridge_queue:
+            raise RuleViolation("MULAT-EXCH-5", f"player {player} threw the whole hand for a Bridge and "
+                                "has not been dealt the new cards yet")
+        played = deal.played_by(player)
+        expected = 5 - len(played)
+        if len(set(cards)) != len(cards):
+            raise RuleViolation("MULAT-COMP-1", "a card appears twice in the hand")
+        if len(cards) != expected:
+            raise RuleViolation("MULAT-EXCH-8", f"player {player} holds {expected} cards now, not {len(cards)}",
+                                expected=expected)
+        for card in cards:
+            _check_unseen(deal, card, player)
+        hands = list(deal.hands)
+        hands[player] = tuple(cards)
+        new = replace(deal, hands=tuple(hands))
+        for card in cards:
+            new = new.with_owner(card, player)
+        return _refresh_proposals(state, new)
+
+    # -- collapse --------------------------------------------------------------------------------
+
+    def _collapse(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        deal = self._implied_cut(state)
+        player = _player(state, event)
+        cards = _cards(event, "cards", state.opts)
+        window = (deal.phase == "bidding" and not deal.calls) or (deal.phase == "trump" and deal.muli_out_of_turn)
+        if not window:
+            raise RuleViolation("MULAT-DEAL-7", "a weak hand must be declared straight after the deal, "
+                                "before the bidding")
+        if len(cards) != 5 or len(set(cards)) != 5:
+            raise RuleViolation("MULAT-DEAL-7", f"show all five cards of the hand, not {len(cards)}")
+        for card in cards:
+            _check_unseen(deal, card, player)
+        if deal.weli_to == player and WELI not in cards:
+            raise RuleViolation("MULAT-DEAL-3", f"player {player} kept the Weli at the cut; it is in the hand")
+        entered = deal.hands[player]
+        if entered is not None and set(entered) != set(cards):
+            raise RuleViolation("MULAT-DEAL-7", f"player {player} entered a different hand before")
+        if not _weak(cards, state.opts):
+            high = [str(c) for c in cards if c.rank in HIGH_RANKS]
+            raise RuleViolation("MULAT-DEAL-7", f"the hand holds {', '.join(high)}: only a hand with nothing "
+                                "above the 10 goes unter dem Hund", high=high)
+        # MULAT-DEAL-1 / MULAT-AMB-5: the same dealer deals again, one more doubling factor.
+        redeal = _fresh_deal(state, deal.number, deal.dealer, deal.collapses + 1)
+        return replace(state, deal=redeal, proposals=(), scored=())
+
+    # -- bidding ---------------------------------------------------------------------------------
+
+    def _bidding_deal(self, state: MulState, player: int) -> Deal:
+        deal = self._implied_cut(state)
+        if deal.phase != "bidding":
+            raise RuleViolation("MULAT-BID-2", "the bidding is over")
+        _check_no_weak_hand(state, deal)
+        return deal
+
+    def _check_turn(self, deal: Deal, player: int) -> None:
+        if player == deal.to_act:
+            return
+        if deal.duel is not None:
+            raise RuleViolation("MULAT-BID-5", f"after the hold only the dealer and player {deal.duel[1]} "
+                                f"bid on; it is player {deal.to_act}'s turn", to_act=deal.to_act)
+        if player in deal.passed:
+            raise RuleViolation("MULAT-BID-3", f"player {player} has passed and is out of the bidding")
+        raise RuleViolation("MULAT-BID-2", f"it is player {deal.to_act}'s turn to bid, not player {player}'s",
+                            to_act=deal.to_act)
+
+    def _bid(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        player = _player(state, event)
+        tricks = int_field(event, "tricks")
+        if tricks == 0:
+            return self._pass(state, event)
+        if not 1 <= tricks <= 5:
+            raise RuleViolation("MULAT-BID-1", f"a bid is 1 to 5 tricks (0 to pass), not {tricks}")
+        deal = self._bidding_deal(state, player)
+        self._check_turn(deal, player)
+        if state.scores[player] <= BID_LIMIT:
+            raise RuleViolation("MULAT-BID-7", f"player {player} has {state.scores[player]} points (5 or less) "
+                                "and may only pass", score=state.scores[player])
+        if tricks <= deal.high:
+            raise RuleViolation("MULAT-BID-3", f"a bid must be at least {deal.high + 1} (the highest so far is "
+                                f"{deal.high})", minimum=deal.high + 1)
+        calls = deal.calls + (Call(player, "bid", tricks),)
+        new = replace(deal, calls=calls, high=tricks, high_bidder=player)
+        if deal.duel is not None:
+            dealer, displaced = deal.duel
+            if player == dealer or (tricks == 5 and not state.opts.hold_muli):
+                return self._to_trump(state, new, player, tricks)
+            return replace(state, deal=replace(new, to_act=dealer), scored=())
+        if player == deal.dealer:
+            return self._to_trump(state, new, player, tricks)
+        if tricks == 5:
+            if not state.opts.hold_muli:
+                return self._to_trump(state, new, player, tricks)
+            return replace(state, deal=replace(new, to_act=deal.dealer), scored=())
+        return replace(state, deal=replace(new, to_act=(player + 1) % state.n), scored=())
+
+    def _pass(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        player = _player(state, event)
+        deal = self._bidding_deal(state, player)
+        self._check_turn(deal, player)
+        calls = deal.calls + (Call(player, "pass"),)
+        new = replace(deal, calls=calls, passed=deal.passed + (player,))
+        if deal.duel is not None:
+            dealer, displaced = deal.duel
+            winner = dealer if player == displaced else displaced
+            return self._to_trump(state, new, winner, deal.high)
+        if player != deal.dealer:
+            return replace(state, deal=replace(new, to_act=(player + 1) % state.n), scored=())
+        if deal.high_bidder is not None:   # MULAT-BID-6
+            return self._to_trump(state, new, deal.high_bidder, deal.high)
+        return self._all_passed(state, new)
+
+    def _all_passed(self, state: MulState, deal: Deal) -> MulState:
+        deadlock = all(s <= BID_LIMIT for s in state.scores)
+        if state.opts.allpass_redeal and not deadlock:
+            # Thrown in: no score, no doubling; the next dealer deals. Pending collapse factors carry on.
+            row = Row(deal.number, deal.dealer, None, 0, False, None, (), (), (None,) * state.n, (), None,
+                      (0,) * state.n, state.scores, note="thrown in: everyone passed")
+            next_dealer = (deal.dealer + 1) % state.n
+            after = replace(state, sheet=state.sheet + (row,), dealer=next_dealer)
+            return replace(after, deal=_fresh_deal(after, deal.number + 1, next_dealer, deal.collapses),
+                           proposals=(), scored=(Scored(deal.dealer, 0, "thrown in", "MULAT-OPT-ALLPASS-REDEAL"),))
+        return self._to_trump(state, deal, deal.dealer, 1, forced=True)
+
+    def _hold(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        player = _player(state, event)
+        deal = self._bidding_deal(state, player)
+        if player != deal.dealer:
+            raise RuleViolation("MULAT-BID-4", "only the dealer may hold (\"mit mir\")")
+        self._check_turn(deal, player)
+        if state.scores[player] <= BID_LIMIT:
+            raise RuleViolation("MULAT-BID-7", f"the dealer has {state.scores[player]} points (5 or less) "
+                                "and may only pass", score=state.scores[player])
+        if deal.high_bidder is None or deal.high_bidder == player:
+            raise RuleViolation("MULAT-BID-4", "there is no bid to hold")
+        displaced = deal.high_bidder
+        new = replace(deal, calls=deal.calls + (Call(player, "hold", deal.high),), high_bidder=player,
+                      duel=(player, displaced), to_act=displaced)
+        if deal.high == 5:   # MULAT-OPT-HOLD-MULI: nobody can bid over a held Muli
+            return self._to_trump(state, new, player, 5)
+        return replace(state, deal=new, scored=())
+
+    def _muli(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        player = _player(state, event)
+        others = event.get("together_with", [])
+        if not isinstance(others, list) or any(isinstance(o, bool) or not isinstance(o, int) for o in others):
+            raise MalformedEvent("'together_with' must be a list of seat numbers", event)
+        deal = self._implied_cut(state)
+        if deal.phase != "bidding" or deal.calls:
+            raise RuleViolation("MULAT-BID-8", "a Muli is announced out of turn only straight after the deal; "
+                                "now bid 5 in turn")
+        deal = self._bidding_deal(state, player)
+        callers = sorted({player, *others})
+        for p in callers:
+            if not 0 <= p < state.n:
+                raise MalformedEvent(f"there is no player {p}", event)
+            if state.scores[p] <= BID_LIMIT:
+                raise RuleViolation("MULAT-BID-7", f"player {p} has {state.scores[p]} points (5 or less) and "
+                                    "may not announce a Muli", player=p)
+        # MULAT-AMB-18: the announcer nearest to forehand, clockwise, is heard first.
+        first = min(callers, key=lambda p: (p - deal.forehand) % state.n)
+        new = replace(deal, calls=(Call(first, "muli", 5),), high=5, high_bidder=first, muli_out_of_turn=True)
+        return self._to_trump(state, new, first, 5)
+
+    def _to_trump(self, state: MulState, deal: Deal, declarer: int, contract: int,
+                  forced: bool = False) -> MulState:
+        new = replace(deal, phase="trump", to_act=declarer, declarer=declarer, contract=contract,
+                      forced=forced)
+        return replace(state, deal=new, scored=())
+
+    # -- trump -----------------------------------------------------------------------------------
+
+    def _trump(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        deal = _deal(state)
+        player = _player(state, event)
+        if deal.phase != "trump":
+            raise RuleViolation("MULAT-TRUMP-1", "trumps are named once the bidding is over, by the declarer")
+        if player != deal.declarer:
+            raise RuleViolation("MULAT-TRUMP-1", f"player {deal.declarer}, the declarer, names trumps")
+        if deal.muli_out_of_turn:
+            _check_no_weak_hand(state, deal)
+        if _bool(event, "delayed", False):
+            return self._delayed_trump(state, deal, player, event)
+        suit = _suit(event)
+        if suit is None:
+            raise MalformedEvent("name the trump suit: 'suit' H, S, L or E (or 'delayed': true)", event)
+        return self._after_trump(state, replace(deal, trump=suit))
+
+    def _delayed_trump(self, state: MulState, deal: Deal, player: int, event: Mapping[str, Any]) -> MulState:
+        if deal.muli:
+            raise RuleViolation("MULAT-EXCH-1", "there is no exchange in a Muli, so no delayed trump")
+        if state.scores[player] <= STAY_LIMIT:
+            raise RuleViolation("MULAT-EXCH-1", f"player {player} has {state.scores[player]} points (3 or "
+                                "less) and may not exchange, so cannot delay trumps")
+        _check_limit(state, 5)
+        face_up = _cards(event, "face_up", state.opts)
+        if not face_up:
+            raise RuleViolation("MULAT-TRUMP-2", "give the face-up card(s) dealt after the five")
+        named = _suit(event)
+        first = face_up[0]
+        if first == WELI:
+            if named is None:
+                raise RuleViolation("MULAT-TRUMP-2", "the Weli fixed trumps: the declarer names any suit "
+                                    "('suit')")
+            trump = named
+        else:
+            trump = first.suit
+            if named is not None and named != trump:
+                raise RuleViolation("MULAT-TRUMP-2", f"the face-up {first} makes {SUIT_NAMES[trump]} trumps")
+        deal = replace(deal, trump=trump)
+        new = _deal_face_up(state, deal, player, face_up, thrown=5, rule="MULAT-TRUMP-2", trump_first=True)
+        new = replace(new, exchanges=new.exchanges + (
+            Exchange(player, "trump", 5, 5 + len(face_up), tuple(face_up)),))
+        hands = list(new.hands)
+        hands[player] = None
+        return self._after_trump(state, replace(new, hands=tuple(hands)))
+
+    def _after_trump(self, state: MulState, deal: Deal) -> MulState:
+        n = state.n
+        declarer = deal.declarer
+        assert declarer is not None
+        decisions: list[str | None] = [None] * n
+        decisions[declarer] = "declarer"
+        if deal.muli or deal.trump == "H":   # MULAT-STAY-2: everyone plays
+            decisions = ["declarer" if p == declarer else "play" for p in range(n)]
+            new = replace(deal, decisions=tuple(decisions))
+            return replace(state, deal=self._start_exchange(state, new), scored=())
+        order = tuple(p for p in _clockwise(declarer + 1, n) if p != declarer)
+        new = replace(deal, phase="stay", decisions=tuple(decisions), stay_order=order, to_act=order[0])
+        return replace(state, deal=new, scored=())
+
+    # -- play along or stay home -----------------------------------------------------------------
+
+    def _stay(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        deal = _deal(state)
+        player = _player(state, event)
+        home = event.get("type") == "stay_home"
+        if deal.phase != "stay":
+            raise RuleViolation("MULAT-STAY-1", "players decide to play or stay home once trumps are named")
+        if player != deal.to_act:
+            raise RuleViolation("MULAT-STAY-1", f"it is player {deal.to_act}'s turn to decide",
+                                to_act=deal.to_act)
+        if home:
+            if state.scores[player] <= STAY_LIMIT:
+                raise RuleViolation("MULAT-STAY-3", f"player {player} has {state.scores[player]} points "
+                                    "(3 or less) and must play", score=state.scores[player])
+            last = player == deal.stay_order[-1]
+            if last and all(deal.decisions[p] == "home" for p in deal.stay_order[:-1]):
+                raise RuleViolation("MULAT-STAY-4", "everyone else stayed home, so the last player must play")
+        decisions = list(deal.decisions)
+        decisions[player] = "home" if home else "play"
+        hands = list(deal.hands)
+        if home:
+            hands[player] = None
+        new = replace(deal, decisions=tuple(decisions), hands=tuple(hands))
+        pending = [p for p in deal.stay_order if decisions[p] is None]
+        if pending:
+            return replace(state, deal=replace(new, to_act=pending[0]), scored=())
+        return replace(state, deal=self._start_exchange(state, new), scored=())
+
+    # -- exchange --------------------------------------------------------------------------------
+
+    def _start_exchange(self, state: MulState, deal: Deal) -> Deal:
+        if deal.muli:   # MULAT-EXCH-1
+            return self._start_play(deal)
+        declarer = deal.declarer
+        assert declarer is not None
+        done = {e.player for e in deal.exchanges}
+        queue = tuple(p for p in _clockwise(declarer, state.n) if p in deal.active and p not in done)
+        return self._next_exchange(state, replace(deal, phase="exchange", exch_queue=queue))
+
+    def _next_exchange(self, state: MulState, deal: Deal) -> Deal:
+        queue = list(deal.exch_queue)
+        while queue and not _can_exchange(state, deal, queue[0]):
+            queue.pop(0)
+        if queue:
+            return replace(deal, exch_queue=tuple(queue), to_act=queue[0])
+        if deal.bridge_queue:
+            return replace(deal, exch_queue=(), to_act=deal.bridge_queue[0])
+        return self._start_play(replace(deal, exch_queue=()))
+
+    def _start_play(self, deal: Deal) -> Deal:
+        return replace(deal, phase="play", leader=deal.declarer, to_act=deal.declarer)
+
+    def _exchange_turn(self, state: MulState, event: Mapping[str, Any], serving: bool = False) -> tuple[Deal, int]:
+        deal = _deal(state)
+        player = _player(state, event)
+        if deal.phase != "exchange":
+            raise RuleViolation("MULAT-EXCH-1", "exchanging happens after the stay-home decisions, before play"
+                                + (" (no exchange in a Muli)" if deal.muli and deal.phase == "play" else ""))
+        if deal.decisions[player] == "home":
+            raise RuleViolation("MULAT-STAY-5", f"player {player} stayed home and does not exchange")
+        if any(e.player == player and e.kind == "trump" for e in deal.exchanges):
+            raise RuleViolation("MULAT-TRUMP-2", "the delayed trump was the declarer's exchange")
+        if state.scores[player] <= STAY_LIMIT:
+            raise RuleViolation("MULAT-EXCH-1", f"player {player} has {state.scores[player]} points (3 or less) "
+                                "and may not exchange", score=state.scores[player])
+        if not serving and any(e.player == player for e in deal.exchanges):
+            raise RuleViolation("MULAT-EXCH-3", f"player {player} has already exchanged; once only")
+        if player != deal.to_act:
+            raise RuleViolation("MULAT-EXCH-2", f"it is player {deal.to_act}'s turn to exchange", to_act=deal.to_act)
+        return deal, player
+
+    def _exchange(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        deal, player = self._exchange_turn(state, event)
+        if not deal.exch_queue:
+            raise RuleViolation("MULAT-EXCH-5", f"player {player} is to be dealt the Bridge cards now "
+                                "(event 'bridge_cards')")
+        kind = str_field(event, "kind", default="normal", max_len=20)
+        if kind == "normal":
+            count = event.get("count")
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise MalformedEvent("a normal exchange needs 'count', the number of cards (0-5)", event)
+            if not 0 <= count <= 5:
+                raise RuleViolation("MULAT-EXCH-3", f"exchange 0 to 5 cards, not {count}")
+            _check_limit(state, count)
+            new = _throw_and_draw(state, deal, count, count, "MULAT-EXCH-9")
+            new = replace(new, exchanges=new.exchanges + (Exchange(player, "normal", count, count),))
+            if count:
+                new = _forget_hand(new, player)
+        elif kind == "sight":
+            new = self._sight(state, deal, player, event)
+        elif kind == "bridge":
+            _check_limit(state, 5)
+            thrown = replace(deal, discards=deal.discards + 5)
+            if _available(state, thrown) < 6:
+                raise RuleViolation("MULAT-EXCH-9", f"a Bridge needs at least 6 stock cards; "
+                                    f"{_available(state, deal)} left", stock=_available(state, deal))
+            new = replace(thrown, reserved=thrown.reserved + 6, bridge_queue=thrown.bridge_queue + (player,),
+                          exchanges=thrown.exchanges + (Exchange(player, "bridge", 5, 0, served=False),))
+            new = _forget_hand(new, player)
+        elif kind in ("sau", "seven"):
+            new = self._sau_or_seven(state, deal, player, kind)
+        else:
+            raise MalformedEvent(f"unknown exchange kind {kind!r} (normal, sight, bridge, sau, seven)", event)
+        new = replace(new, exch_queue=new.exch_queue[1:])
+        return replace(state, deal=self._next_exchange(state, new), scored=())
+
+    def _sight(self, state: MulState, deal: Deal, player: int, event: Mapping[str, Any]) -> Deal:
+        _check_limit(state, 1)
+        card = _card(event, "card", state.opts)
+        keep = _bool(event, "keep", None)
+        _check_unseen(deal, card, None)
+        need = 1 if keep else 2
+        thrown = replace(deal, discards=deal.discards + 1)
+        if _available(state, thrown) < need:
+            if need == 2 and _available(state, thrown) == 1:
+                raise RuleViolation("MULAT-EXCH-4", "only one stock card is left: the face-up card must be kept")
+            raise RuleViolation("MULAT-EXCH-9", "the stock is empty", stock=_available(state, deal))
+        new = _take(state, thrown, need)
+        if not keep:
+            new = replace(new, discards=new.discards + 1).with_owner(card, -1)
+        else:
+            new = new.with_owner(card, player)
+        new = replace(new, exchanges=new.exchanges + (Exchange(player, "sight", 1, need, (card,), keep),))
+        return _forget_hand(new, player)
+
+    def _sau_or_seven(self, state: MulState, deal: Deal, player: int, kind: str) -> Deal:
+        trump = deal.trump
+        assert trump is not None
+        if kind == "sau":
+            rule, keep, draw, extra = "MULAT-EXCH-6", Card("A", trump), 5, 1
+        else:
+            rule, keep, draw, extra = "MULAT-EXCH-7", Card("7", "S"), 6, 2
+            if trump != "S":
+                raise RuleViolation(rule, "six on the seven is only allowed when Schelle is trumps")
+        _check_limit(state, 4)
+        holder = deal.owner(keep)
+        if holder is not None and holder != player:
+            raise RuleViolation("MULAT-COMP-1", f"{keep} has already been seen elsewhere", card=str(keep))
+        entered = deal.current_hand(player)
+        if entered is not None and keep not in entered:
+            raise RuleViolation(rule, f"player {player} does not hold {keep}", card=str(keep))
+        thrown = replace(deal, discards=deal.discards + 4)
+        if _available(state, thrown) < draw:
+            raise RuleViolation("MULAT-EXCH-9", f"this exchange needs {draw} stock cards; "
+                                f"{_available(state, deal)} left", stock=_available(state, deal))
+        new = _take(state, thrown, draw)
+        new = replace(new, discards=new.discards + extra).with_owner(keep, player)
+        new = replace(new, exchanges=new.exchanges + (Exchange(player, kind, 4, draw, (keep,)),))
+        return _forget_hand(new, player)
+
+    def _bridge_cards(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        deal, player = self._exchange_turn(state, event, serving=True)
+        if deal.exch_queue or not deal.bridge_queue or deal.bridge_queue[0] != player:
+            raise RuleViolation("MULAT-EXCH-2", "Bridge cards are dealt after every other exchange, "
+                                "clockwise from the declarer")
+        face_up = _cards(event, "face_up", state.opts)
+        if not face_up:
+            raise RuleViolation("MULAT-EXCH-5", "give the face-up card(s) dealt after the five")
+        released = replace(deal, reserved=deal.reserved - 6)
+        new = _deal_face_up(state, released, player, face_up, thrown=0, rule="MULAT-EXCH-5", trump_first=False)
+        exchanges = tuple(replace(e, drawn=5 + len(face_up), face_up=tuple(face_up), served=True)
+                          if e.player == player and e.kind == "bridge" else e for e in new.exchanges)
+        new = replace(new, exchanges=exchanges, bridge_queue=new.bridge_queue[1:])
+        return replace(state, deal=self._next_exchange(state, new), scored=())
+
+    # -- play ------------------------------------------------------------------------------------
+
+    def _play(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        deal = _deal(state)
+        player = _player(state, event)
+        card = _card(event, "card", state.opts)
+        if deal.phase == "review":
+            raise RuleViolation("MULAT-SCORE-9", "all five tricks are played; confirm or dismiss the revoke "
+                                "proposals")
+        if deal.phase != "play":
+            raise RuleViolation("MULAT-PLAY-1", "play starts after the exchanges")
+        if deal.decisions[player] == "home":
+            raise RuleViolation("MULAT-STAY-5", f"player {player} stayed home and does not play")
+        if player != deal.to_act:
+            raise RuleViolation("MULAT-PLAY-1", f"it is player {deal.to_act}'s turn to play", to_act=deal.to_act)
+        _check_unseen(deal, card, player)
+        hand = deal.current_hand(player)
+        trick = deal.tricks[-1] if deal.tricks and len(deal.tricks[-1]) < len(deal.active) else ()
+        trump = deal.trump
+        assert trump is not None
+        if hand is not None:
+            if card not in hand:
+                raise RuleViolation("MULAT-EXCH-8", f"{card} is not in the hand player {player} entered",
+                                    hand=[str(c) for c in hand])
+            breach = check_play(hand, [c for _, c in trick], card, trump, state.opts.duties)
+            if breach is not None:
+                raise RuleViolation(BREACH_RULES[breach.kind], breach.describe(player), kind=breach.kind,
+                                    card=str(card), witness=str(breach.witness))
+        if trick:
+            tricks = deal.tricks[:-1] + (trick + ((player, card),),)
+        else:
+            tricks = deal.tricks + (((player, card),),)
+        new = replace(deal, tricks=tricks).with_owner(card, -1)
+        active = new.active
+        if len(tricks[-1]) == len(active):
+            winner = new.trick_winner(len(tricks) - 1)
+            new = replace(new, leader=winner, to_act=winner)
+        else:
+            ring = list(active)
+            new = replace(new, to_act=ring[(ring.index(player) + 1) % len(ring)])
+        after = _refresh_proposals(state, new)
+        assert after.deal is not None
+        if len(tricks) == 5 and len(tricks[-1]) == len(active):
+            return self._end_of_play(after)
+        return after
+
+    def _end_of_play(self, state: MulState) -> MulState:
+        deal = state.deal
+        assert deal is not None
+        if any(p.status == "pending" for p in state.proposals):
+            return replace(state, deal=replace(deal, phase="review", to_act=None))
+        return self._score(state)
+
+    # -- proposals -------------------------------------------------------------------------------
+
+    def _resolve(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        ident = int_field(event, "proposal")
+        confirm = event.get("type") == "confirm"
+        match = [p for p in state.proposals if p.id == ident and p.status == "pending"]
+        if not match:
+            raise RuleViolation("MULAT-SCORE-9", f"there is no pending proposal {ident}", proposal=ident)
+        proposals = tuple(replace(p, status="confirmed" if confirm else "dismissed") if p.id == ident else p
+                          for p in state.proposals)
+        new = replace(state, proposals=proposals, scored=())
+        deal = new.deal
+        if deal is not None and deal.phase == "review" and not any(p.status == "pending" for p in proposals):
+            return self._score(new)
+        return new
+
+    # -- scoring ---------------------------------------------------------------------------------
+
+    def _score(self, state: MulState) -> MulState:
+        deal = state.deal
+        assert deal is not None and deal.declarer is not None and deal.trump is not None
+        n = state.n
+        won = deal.tricks_won()
+        home = tuple(p for p in range(n) if deal.decisions[p] == "home")
+        revokes = tuple(sorted({p.player for p in state.proposals if p.status == "confirmed"}))
+        breaker = _breaker(deal) if deal.muli else None
+        tricks = tuple(None if p in home else won[p] for p in range(n))
+        collapses = min(deal.collapses, 1) if state.opts.collapse_cap else deal.collapses
+        causes = _causes(deal.trump, collapses, deal.cut == "knock")
+        return _book(state, deal.number, deal.dealer, deal.declarer, deal.contract, deal.forced, deal.trump,
+                     causes, home, tricks, revokes, breaker)
+
+    # -- tally -----------------------------------------------------------------------------------
+
+    def _deal_result(self, state: MulState, event: Mapping[str, Any]) -> MulState:
+        n = state.n
+        dealer = state.dealer
+        number = len(state.sheet) + 1
+        if _bool(event, "thrown_in", False):
+            if not state.opts.allpass_redeal:
+                raise RuleViolation("MULAT-BID-9", "when everyone passes the dealer plays for 1 trick "
+                                    "(a throw-in needs the all-pass-redeal house rule)")
+            if all(s <= BID_LIMIT for s in state.scores):
+                raise RuleViolation("MULAT-OPT-ALLPASS-REDEAL", "everyone is on 5 or less, so nobody may bid "
+                                    "and the dealer must play for 1 trick")
+            row = Row(number, dealer, None, 0, False, None, (), (), (None,) * n, (), None, (0,) * n,
+                      state.scores, note="thrown in: everyone passed")
+            return replace(state, sheet=state.sheet + (row,), dealer=(dealer + 1) % n,
+                           scored=(Scored(dealer, 0, "thrown in", "MULAT-OPT-ALLPASS-REDEAL"),))
+        declarer = int_field(event, "declarer", minimum=0, maximum=n - 1)
+        bid = int_field(event, "bid")
+        forced = _bool(event, "forced", False)
+        trump = _suit(event)
+        if trump is None:
+            raise RuleViolation("MULAT-TRUMP-1", "name the trump suit: H, S, L or E")
+        home = _seat_list(event, "home", n)
+        revokes = _seat_list(event, "revokes", n)
+        causes = event.get("causes", [])
+        if not isinstance(causes, list) or not all(isinstance(c, str) for c in causes):
+            raise MalformedEvent("'causes' must be a list of 'hearts', 'knock', 'collapse'", event)
+        raw_tricks = event.get("tricks")
+        if not isinstance(raw_tricks, list) or len(raw_tricks) != n:
+            raise MalformedEvent(f"'tricks' must list the tricks of all {n} players (null for home)", event)
+        for t in raw_tricks:
+            if t is not None and (isinstance(t, bool) or not isinstance(t, int)):
+                raise MalformedEvent("each entry of 'tricks' must be a whole number or null", event)
+        if not 1 <= bid <= 5:
+            raise RuleViolation("MULAT-BID-1", f"a contract is 1 to 5 tricks, not {bid}")
+        if forced:
+            if declarer != dealer or bid != 1:
+                raise RuleViolation("MULAT-BID-9", f"when everyone passes the dealer (player {dealer}) "
+                                    "plays for 1 trick")
+            if state.opts.allpass_redeal and not all(s <= BID_LIMIT for s in state.scores):
+                raise RuleViolation("MULAT-OPT-ALLPASS-REDEAL", "at this table an all-pass deal is thrown in")
+        elif state.scores[declarer] <= BID_LIMIT:
+            raise RuleViolation("MULAT-BID-7", f"player {declarer} has {state.scores[declarer]} points (5 or "
+                                "less) and could not bid", score=state.scores[declarer])
+        if declarer in home:
+            raise RuleViolation("MULAT-STAY-1", "the declarer cannot stay home")
+        if home and (bid == 5 or trump == "H"):
+            raise RuleViolation("MULAT-STAY-2", "nobody stays home when Herz is trumps or in a Muli")
+        for p in home:
+            if state.scores[p] <= STAY_LIMIT:
+                raise RuleViolation("MULAT-STAY-3", f"player {p} has {state.scores[p]} points (3 or less) and "
+                                    "had to play", player=p)
+        if len(home) >= n - 1:
+            raise RuleViolation("MULAT-STAY-4", "at least one player must play against the declarer")
+        tricks: list[int | None] = []
+        for p, t in enumerate(raw_tricks):
+            if p in home:
+                if t not in (None, 0):
+                    raise RuleViolation("MULAT-STAY-5", f"player {p} stayed home and took no tricks")
+                tricks.append(None)
+            else:
+                if t is None or not 0 <= t <= 5:
+                    raise RuleViolation("MULAT-SCORE-6", f"player {p} took {t} tricks: give 0 to 5")
+                tricks.append(t)
+        total = sum(t for t in tricks if t is not None)
+        if total != 5:
+            raise RuleViolation("MULAT-SCORE-6", f"the tricks add up to {total}, not 5", total=total)
+        for p in revokes:
+            if p in home:
+                raise RuleViolation("MULAT-SCORE-9", f"player {p} stayed home and cannot have revoked")
+        for cause in causes:
+            if cause not in ("hearts", "knock", "collapse"):
+                raise RuleViolation("MULAT-SCORE-2", f"unknown doubling {cause!r} (hearts, knock, collapse)")
+        if causes.count("knock") > 1 or causes.count("hearts") > 1:
+            raise RuleViolation("MULAT-SCORE-2", "a deal can be knocked, or have Herz trumps, only once")
+        if "hearts" in causes and trump != "H":
+            raise RuleViolation("MULAT-SCORE-2", "the hearts doubling needs Herz trumps")
+        if "knock" in causes and state.opts.no_knock:
+            raise RuleViolation("MULAT-OPT-NO-KNOCK", "knocking is not allowed at this table")
+        breaker: int | None = None
+        made_muli = bid == 5 and tricks[declarer] == 5
+        if bid == 5 and not made_muli and state.opts.muli_breaker:
+            breaker = int_field(event, "breaker", minimum=0, maximum=n - 1)
+            if breaker == declarer or not tricks[breaker]:
+                raise RuleViolation("MULAT-SCORE-4", "the breaker is an opponent who took the first trick the "
+                                    "declarer lost")
+        collapses = causes.count("collapse")
+        if state.opts.collapse_cap:
+            collapses = min(collapses, 1)
+        final_causes = _causes(trump, collapses, "knock" in causes)
+        return _book(state, number, dealer, declarer, bid, forced, trump, final_causes, tuple(home),
+                     tuple(tricks), tuple(sorted(revokes)), breaker)
+
+    # -- reading the state -----------------------------------------------------------------------
+
+    def outcome(self, state: MulState) -> Outcome | None:
+        if not state.winner:
+            return None
+        winner: int | list[int] = state.winner[0] if len(state.winner) == 1 else list(state.winner)
+        rule = "MULAT-END-2" if sum(1 for s in state.scores if s <= 0) > 1 else "MULAT-END-1"
+        return Outcome(winner, "reached 0 from 21", rule)
+
+    def hints(self, state: MulState) -> list[Event]:
+        if state.over or state.deal is None:
+            return [] if state.over else [{"type": "deal_result"}]
+        return _hints(state, state.deal)
+
+    def to_json(self, state: MulState) -> JSON:
+        deal = state.deal
+        winner: int | list[int] | None = None
+        if state.winner:
+            winner = state.winner[0] if len(state.winner) == 1 else list(state.winner)
+        to_act = None if state.over or deal is None else deal.to_act
+        data = common_json(state.scores, state.over, winner, to_act)
+        data.update(
+            mode=state.mode,
+            phase="over" if state.over else ("tally" if deal is None else deal.phase),
+            dealer=state.dealer,
+            start=START,
+            sheet=[row.to_json() for row in state.sheet],
+            proposals=[p.to_json() for p in state.proposals],
+            limits={"bid": BID_LIMIT, "stay": STAY_LIMIT},
+            deal=None if deal is None else _deal_json(state, deal),
+        )
+        return data
+
+    def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+        return _describe(event, players)
+
+
+# --- state-building helpers -------------------------------------------------------------------
+
+
+def _fresh_deal(state: MulState, number: int, dealer: int, collapses: int) -> Deal:
+    n = state.n
+    return Deal(number=number, dealer=dealer, players=n, collapses=collapses,
+                stock=state.opts.pack_size - 5 * n, to_act=(dealer - 1) % n, hands=(None,) * n,
+                decisions=(None,) * n)
+
+
+def _deal(state: MulState) -> Deal:
+    assert state.deal is not None
+    return state.deal
+
+
+def _player(state: MulState, event: Mapping[str, Any]) -> int:
+    player = int_field(event, "player")
+    if not 0 <= player < state.n:
+        raise MalformedEvent(f"there is no player {player}; seats are 0 to {state.n - 1}", event)
+    return player
+
+
+def _bool(event: Mapping[str, Any], key: str, default: bool | None) -> bool:
+    value = event.get(key, default)
+    if not isinstance(value, bool):
+        raise MalformedEvent(f"{key!r} must be true or false", event)
+    return value
+
+
+def _suit(event: Mapping[str, Any]) -> str | None:
+    value = event.get("suit", event.get("trump"))
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise MalformedEvent("the suit must be H, S, L or E", event)
+    suit = value.strip().upper()
+    if suit not in SUITS:
+        raise RuleViolation("MULAT-TRUMP-1", f"trumps are H, S, L or E, not {value!r}")
+    return suit
+
+
+def _in_pack(card: Card, opts: Opts) -> None:
+    if card not in german_pack(with_sixes=opts.pack36):
+        if card == Card("6", "S"):
+            raise RuleViolation("MULAT-COMP-3", "the Schellen-6 is the Weli: write W")
+        raise RuleViolation("MULAT-COMP-1", f"{card} is not in this pack"
+                            + ("" if opts.pack36 else " (sixes only with the 36-card pack)"), card=str(card))
+
+
+def _card(event: Mapping[str, Any], key: str, opts: Opts) -> Card:
+    raw = event.get(key)
+    if not isinstance(raw, str):
+        raise MalformedEvent(f"the event needs {key!r}, a card such as 'OH' or 'W'", event)
+    card = parse_card(raw, "german")
+    _in_pack(card, opts)
+    return card
+
+
+def _cards(event: Mapping[str, Any], key: str, opts: Opts) -> list[Card]:
+    raw = event.get(key)
+    if not isinstance(raw, (list, str)):
+        raise MalformedEvent(f"the event needs {key!r}, a list of cards", event)
+    cards = parse_cards(raw, "german")
+    for card in cards:
+        _in_pack(card, opts)
+    if len(set(cards)) != len(cards):
+        raise RuleViolation("MULAT-COMP-1", "the same card is given twice", cards=[str(c) for c in cards])
+    return cards
+
+
+def _seat_list(event: Mapping[str, Any], key: str, n: int) -> list[int]:
+    raw = event.get(key, [])
+    if not isinstance(raw, list) or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n
+                                        for p in raw):
+        raise MalformedEvent(f"{key!r} must be a list of seat numbers 0 to {n - 1}", event)
+    return sorted(set(raw))
+
+
+def _check_unseen(deal: Deal, card: Card, player: int | None) -> None:
+    """MULAT-COMP-1: a card can turn up only once; a card known to be with one player is nobody else's."""
+    if card in deal.all_played():
+        raise RuleViolation("MULAT-COMP-1", f"{card} has already been played in this deal", card=str(card))
+    holder = deal.owner(card)
+    if holder is None or holder == player:
+        return
+    if holder == -1:
+        raise RuleViolation("MULAT-COMP-1", f"{card} has been thrown away in this deal", card=str(card))
+    raise RuleViolation("MULAT-COMP-1", f"{card} has already been seen with player {holder}", card=str(card),
+                        holder=holder)
+
+
+def _check_no_weak_hand(state: MulState, deal: Deal) -> None:
+    """MULAT-DEAL-7: while the collapse window is open, an entered weak hand must be declared first."""
+    if state.opts.collapse_optional or deal.calls and not deal.muli_out_of_turn:
+        return
+    for p in range(state.n):
+        entered = deal.hands[p]
+        if entered is not None and len(entered) == 5 and _weak(entered, state.opts):
+            raise RuleViolation("MULAT-DEAL-7", f"player {p} holds nothing above the 10 and must declare "
+                                "unter dem Hund first", player=p)
+
+
+def _check_limit(state: MulState, count: int) -> None:
+    if count > state.opts.exch_limit:
+        raise RuleViolation("MULAT-EXCH-10", f"at this table a player exchanges at most "
+                            f"{state.opts.exch_limit} cards", limit=state.opts.exch_limit)
+
+
+def _available(state: MulState, deal: Deal) -> int:
+    """Stock cards a player may still ask for (MULAT-EXCH-9), net of Bridges waiting to be dealt."""
+    pool = deal.stock + (deal.discards if state.opts.reshuffle else 0)
+    return max(pool - deal.reserved, 0)
+
+
+def _can_exchange(state: MulState, deal: Deal, player: int) -> bool:
+    if state.scores[player] <= STAY_LIMIT:
+        return False
+    return state.opts.reshuffle or _available(state, deal) > 0
+
+
+def _take(state: MulState, deal: Deal, count: int) -> Deal:
+    """Draw from the stock; with MULAT-OPT-RESHUFFLE the thrown cards become a new stock when it runs out."""
+    if count <= deal.stock:
+        return replace(deal, stock=deal.stock - count)
+    short = count - deal.stock
+    assert state.opts.reshuffle and short <= deal.discards
+    return replace(deal, stock=deal.discards - short, discards=0)
+
+
+def _throw_and_draw(state: MulState, deal: Deal, thrown: int, drawn: int, rule: str) -> Deal:
+    after_throw = replace(deal, discards=deal.discards + thrown)
+    if drawn > _available(state, after_throw):
+        raise RuleViolation(rule, f"only {_available(state, deal)} stock cards are left", stock=_available(state, deal))
+    return _take(state, after_throw, drawn)
+
+
+def _deal_face_up(state: MulState, deal: Deal, player: int, face_up: Sequence[Card], thrown: int,
+                  rule: str, trump_first: bool) -> Deal:
+    """Five face down, then face-up cards while they are trumps (Bridge, delayed trump)."""
+    trump = deal.trump
+    assert trump is not None
+    for card in face_up:
+        _check_unseen(deal, card, None)
+    after_throw = replace(deal, discards=deal.discards + thrown)
+    pool = _available(state, after_throw)
+    drawn = 5 + len(face_up)
+    if pool < 6:
+        raise RuleViolation("MULAT-EXCH-9", f"this needs at least 6 stock cards; {pool} left", stock=pool)
+    if drawn > pool:
+        raise RuleViolation("MULAT-EXCH-9", f"only {pool} stock cards: at most {pool - 5} face-up cards",
+                            stock=pool)
+    for index, card in enumerate(face_up[:-1]):
+        if not (_is_trump(card, trump) or (index == 0 and trump_first)):
+            raise RuleViolation(rule, f"{card} is not a trump, so no card is dealt face up after it",
+                                card=str(card))
+    last = face_up[-1]
+    exhausted = drawn == pool
+    last_is_trump = _is_trump(last, trump) or (len(face_up) == 1 and trump_first)
+    if last_is_trump and not exhausted:
+        raise RuleViolation(rule, f"{last} is a trump, so another card is dealt face up", card=str(last))
+    new = _take(state, after_throw, drawn)
+    new = replace(new, discards=new.discards + len(face_up))
+    for card in face_up:
+        new = new.with_owner(card, player)
+    return new
+
+
+def _forget_hand(deal: Deal, player: int) -> Deal:
+    hands = list(deal.hands)
+    hands[player] = None
+    return replace(deal, hands=tuple(hands))
+
+
+def _refresh_proposals(state: MulState, deal: Deal) -> MulState:
+    """Re-run the retroactive audit; each newly proven (player, trick) becomes a pending proposal."""
+    if deal.trump is None or not deal.tricks:
+        return replace(state, deal=deal, scored=())
+    holding = {p: hand for p in range(state.n) if (hand := deal.current_hand(p)) is not None}
+    found = audit_revokes(deal.tricks, deal.trump, state.opts.duties, holding)
+    known = {(p.player, p.trick) for p in state.proposals}
+    proposals = list(state.proposals)
+    next_id = state.next_id
+    for revoke in found:
+        if (revoke.player, revoke.trick) in known:
+            continue
+        proposals.append(Proposal(next_id, deal.number, revoke.player, revoke.trick, revoke.card, revoke.kind,
+                                  revoke.evidence, revoke.evidence_trick, revoke.describe()))
+        known.add((revoke.player, revoke.trick))
+        next_id += 1
+    return replace(state, deal=deal, proposals=tuple(proposals), next_id=next_id, scored=())
+
+
+def _breaker(deal: Deal) -> int | None:
+    """MULAT-OPT-MULI-BREAKER: who won the first trick the Muli declarer lost."""
+    for index in range(len(deal.tricks)):
+        winner = deal.trick_winner(index)
+        if winner != deal.declarer:
+            return winner
+    return None
+
+
+def _book(state: MulState, number: int, dealer: int, declarer: int, contract: int, forced: bool, trump: str,
+          causes: tuple[str, ...], home: tuple[int, ...], tricks: tuple[int | None, ...],
+          revokes: tuple[int, ...], breaker: int | None) -> MulState:
+    """Write the deal's row, move the totals and the dealer, and check for the end (MULAT-END-*)."""
+    n = state.n
+    m = 1 << len(causes)
+    lines = deal_changes(state.opts, n, declarer, contract, home, [t or 0 for t in tricks], m, revokes, breaker)
+    changes = tuple(change for change, _, _ in lines)
+    totals = tuple(s + c for s, c in zip(state.scores, changes, strict=True))
+    row = Row(number, dealer, declarer, contract, forced, trump, causes, home, tricks, revokes, breaker,
+              changes, totals)
+    scored = tuple(Scored(p, change, what, rule, f"×{m}" if m > 1 else "")
+                   for p, (change, what, rule) in enumerate(lines))
+    winner = _winners(totals)
+    next_dealer = (dealer + 1) % n
+    after = replace(state, scores=totals, sheet=state.sheet + (row,), dealer=next_dealer, winner=winner,
+                    proposals=(), scored=scored)
+    if state.mode == "tally" or winner:
+        return replace(after, deal=None if state.mode == "tally" else state.deal)
+    return replace(after, deal=_fresh_deal(after, number + 1, next_dealer, 0))
+
+
+# --- screens ---------------------------------------------------------------------------------
+
+
+def _deal_json(state: MulState, deal: Deal) -> JSON:
+    n = state.n
+    tricks: list[JSON] = []
+    active = deal.active
+    for index, trick in enumerate(deal.tricks):
+        complete = len(trick) == len(active)
+        tricks.append({"number": index + 1, "leader": trick[0][0],
+                       "cards": [{"player": p, "card": str(c)} for p, c in trick],
+                       "winner": deal.trick_winner(index) if complete else None})
+    won = deal.tricks_won()
+    collapses = min(deal.collapses, 1) if state.opts.collapse_cap else deal.collapses
+    causes = _causes(deal.trump, collapses, deal.cut == "knock")
+    return {
+        "number": deal.number,
+        "phase": deal.phase,
+        "dealer": deal.dealer,
+        "cutter": deal.cutter,
+        "forehand": deal.forehand,
+        "to_act": deal.to_act,
+        "cut": deal.cut,
+        "weli_to": deal.weli_to,
+        "collapses": deal.collapses,
+        "bids": [c.to_json() for c in deal.calls],
+        "high_bid": deal.high,
+        "high_bidder": deal.high_bidder,
+        "duel": None if deal.duel is None else {"dealer": deal.duel[0], "displaced": deal.duel[1]},
+        "declarer": deal.declarer,
+        "contract": deal.contract,
+        "muli": deal.muli,
+        "forced": deal.forced,
+        "trump": deal.trump,
+        "multiplier": 1 << len(causes),
+        "causes": list(causes),
+        "decisions": list(deal.decisions),
+        "playing": list(active) if deal.declarer is not None and None not in deal.decisions else None,
+        "home": [p for p in range(n) if deal.decisions[p] == "home"],
+        "stock": deal.stock,
+        "stock_available": _available(state, deal),
+        "discards": deal.discards,
+        "exchanges": [e.to_json() for e in deal.exchanges],
+        "exchange_queue": list(deal.exch_queue),
+        "bridge_queue": list(deal.bridge_queue),
+        "tricks": tricks,
+        "next_leader": deal.leader if deal.phase == "play" else None,
+        "tricks_won": won,
+        "hands_entered": [h is not None for h in deal.hands],
+        "cards_held": [None if deal.decisions[p] == "home" else 5 - len(deal.played_by(p)) for p in range(n)],
+        "seen": [{"card": str(c), "holder": h} for c, h in deal.owners],
+    }
+
+
+def _hints(state: MulState, deal: Deal) -> list[Event]:
+    n = state.n
+    p = deal.to_act
+    phase = deal.phase
+    if phase == "cut":
+        hints: list[Event] = [{"type": "cut", "player": deal.cutter, "weli": False}]
+        if not state.opts.no_knock:
+            hints.append({"type": "knock", "player": deal.cutter, "weli": False})
+        return hints
+    if phase == "bidding" and p is not None:
+        hints = [{"type": "pass", "player": p}]
+        if state.scores[p] > BID_LIMIT:
+            top = 5 if deal.duel is None or deal.high < 5 else 0
+            hints += [{"type": "bid", "player": p, "tricks": t} for t in range(deal.high + 1, top + 1)]
+            if p == deal.dealer and deal.high_bidder not in (None, p):
+                hints.append({"type": "hold", "player": p})
+        if not deal.calls:
+            hints += [{"type": "muli", "player": q} for q in range(n) if state.scores[q] > BID_LIMIT]
+        return hints
+    if phase == "trump" and p is not None:
+        return [{"type": "trump", "player": p, "suit": s} for s in SUITS]
+    if phase == "stay" and p is not None:
+        hints = [{"type": "join", "player": p}]
+        last = p == deal.stay_order[-1] and all(deal.decisions[q] == "home" for q in deal.stay_order[:-1])
+        if state.scores[p] > STAY_LIMIT and not last:
+            hints.append({"type": "stay_home", "player": p})
+        return hints
+    if phase == "exchange" and p is not None:
+        if not deal.exch_queue:
+            return [{"type": "bridge_cards", "player": p, "face_up": []}]
+        top = min(5, state.opts.exch_limit, 5 if state.opts.reshuffle else _available(state, deal))
+        return [{"type": "exchange", "player": p, "count": k} for k in range(top + 1)]
+    if phase == "play" and p is not None:
+        hand = deal.current_hand(p)
+        if hand is None:
+            return []
+        trick = deal.tricks[-1] if deal.tricks and len(deal.tricks[-1]) < len(deal.active) else ()
+        assert deal.trump is not None
+        return [{"type": "play", "player": p, "card": str(c)}
+                for c in legal_cards(hand, [c for _, c in trick], deal.trump, state.opts.duties)]
+    if phase == "review":
+        return [{"type": kind, "proposal": prop.id} for prop in state.proposals if prop.status == "pending"
+                for kind in ("confirm", "dismiss")]
+    return []
+
+
+def _describe(event: Mapping[str, Any], players: Sequence[str]) -> str:
+    kind = event.get("type")
+    p = event.get("player")
+    who = players[p] if isinstance(p, int) and 0 <= p < len(players) else "?"
+    if kind == "cut":
+        return f"{who} cuts" + (" and keeps the Weli" if event.get("weli") else "")
+    if kind == "knock":
+        return f"{who} knocks (×2)" + (" and keeps the Weli" if event.get("weli") else "")
+    if kind == "collapse":
+        return f"{who}: unter dem Hund — redeal, next deal doubled"
+    if kind == "muli":
+        return f"{who} announces Muli"
+    if kind == "bid":
+        return f"{who} bids {event.get('tricks')}" if event.get("tricks") else f"{who} passes"
+    if kind == "pass":
+        return f"{who} passes"
+    if kind == "hold":
+        return f"{who}: mit mir"
+    if kind == "trump":
+        if event.get("delayed"):
+            return f"{who} takes the Packerl for trumps"
+        suit = str(event.get("suit", "?")).upper()
+        return f"{who} names {SUIT_NAMES.get(suit, suit)} trumps"
+    if kind == "join":
+        return f"{who} plays along"
+    if kind == "stay_home":
+        return f"{who} stays home"
+    if kind == "exchange":
+        sort = event.get("kind", "normal")
+        if sort == "normal":
+            return f"{who} exchanges {event.get('count')}"
+        return f"{who} exchanges ({sort})"
+    if kind == "bridge_cards":
+        return f"{who} is dealt the Bridge"
+    if kind == "play":
+        return f"{who} plays {event.get('card')}"
+    if kind == "hand":
+        return f"{who} enters their hand"
+    if kind in ("confirm", "dismiss"):
+        return f"revoke proposal {event.get('proposal')} {kind}ed"
+    if kind == "dealer":
+        return f"{who} deals first"
+    if kind == "deal_result":
+        if event.get("thrown_in"):
+            return "deal thrown in"
+        d = event.get("declarer")
+        name = players[d] if isinstance(d, int) and 0 <= d < len(players) else "?"
+        return f"{name} played {event.get('bid')} in {event.get('trump', event.get('suit'))}"
+    return str(kind)
+
+
+_Handler = Callable[[Mulatschak, MulState, Mapping[str, Any]], MulState]
+_ADJUDICATE: dict[str, _Handler] = {
+    "dealer": Mulatschak._dealer,
+    "cut": Mulatschak._cut,
+    "knock": Mulatschak._cut,
+    "hand": Mulatschak._hand,
+    "collapse": Mulatschak._collapse,
+    "muli": Mulatschak._muli,
+    "bid": Mulatschak._bid,
+    "pass": Mulatschak._pass,
+    "hold": Mulatschak._hold,
+    "trump": Mulatschak._trump,
+    "join": Mulatschak._stay,
+    "stay_home": Mulatschak._stay,
+    "exchange": Mulatschak._exchange,
+    "bridge_cards": Mulatschak._bridge_cards,
+    "play": Mulatschak._play,
+    "confirm": Mulatschak._resolve,
+    "dismiss": Mulatschak._resolve,
+}
+_TALLY: dict[str, _Handler] = {
+    "dealer": Mulatschak._dealer,
+    "deal_result": Mulatschak._deal_result,
+}

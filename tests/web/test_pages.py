@@ -1,0 +1,214 @@
+"""The HTML side: open a table, join by link, take a seat, play, undo, history, export/import."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+from flask.testing import FlaskClient
+
+HX = {"HX-Request": "true"}
+
+
+def open_table(client: FlaskClient, players=("Anna", "Bo"), **fields) -> str:
+    data = {"game": "scorepad", "players": list(players), "mode": "adjudicate", **fields}
+    response = client.post("/tables", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)[:500]
+    return response.location.rsplit("/", 1)[1]
+
+
+def tokens(app, table_id: str) -> tuple[str, str]:
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Table
+
+    with app.app_context():
+        table = db.session.get(Table, table_id)
+        return table.write_token, table.read_token
+
+
+def test_home_lists_games_and_house_rules(client) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert 'value="scorepad"' in page and "opt_scorepad_target" in page
+    assert 'name="players"' in page
+
+
+def test_create_shows_qr_codes_and_seat_picker(client, app) -> None:
+    table_id = open_table(client, opt_scorepad_target="16")
+    page = client.get(f"/t/{table_id}").get_data(as_text=True)
+    write, read = tokens(app, table_id)
+    assert f"/t/{table_id}/qr/join.svg" in page and f"/t/{table_id}/qr/watch.svg" in page
+    assert f"http://192.0.2.10:5000/t/{table_id}/k/{write}" in page
+    assert "Who are you?" in page
+    assert 'sse-connect="/t/%s/stream"' % table_id in page
+    svg = client.get(f"/t/{table_id}/qr/join.svg")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+
+
+def test_create_form_errors_rerender_with_message(client) -> None:
+    response = client.post("/tables", data={"game": "scorepad", "players": ["Anna", "anna"]})
+    assert response.status_code == 400
+    assert "share the name" in response.get_data(as_text=True)
+    response = client.post("/tables", data={"game": "scorepad", "players": ["Solo"]})
+    assert response.status_code == 422 and "SCOREPAD-SETUP-1" in response.get_data(as_text=True)
+
+
+def test_partnerships_from_the_form(client, app) -> None:
+    table_id = open_table(client, players=["A", "B", "C", "D"], teams="pairs")
+    write, _ = tokens(app, table_id)
+    body = client.get(f"/api/v1/tables/{table_id}", headers={"Authorization": f"Bearer {write}"}).json
+    assert body["options"]["teams"] == [[0, 2], [1, 3]] and body["state"]["scores"] == [0, 0]
+
+
+def test_second_phone_joins_by_link_takes_a_seat_and_plays(client, app) -> None:
+    table_id = open_table(client)
+    write, _ = tokens(app, table_id)
+    phone = app.test_client()
+    assert phone.get(f"/t/{table_id}").status_code == 403
+    entered = phone.get(f"/t/{table_id}/k/{write}")
+    assert entered.status_code == 302 and entered.location == f"/t/{table_id}"
+    assert phone.post(f"/t/{table_id}/seat", data={"seat": "1"}).status_code == 302
+    page = phone.get(f"/t/{table_id}").get_data(as_text=True)
+    assert "You are Bo" in page
+    partial = phone.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "0", "points:int": "7",
+                                                        "note": "<img src=x onerror=alert(1)>"}, headers=HX)
+    assert partial.status_code == 200
+    html = partial.get_data(as_text=True)
+    assert html.startswith('<section id="sheet"')
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html and "<img src=x" not in html
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Event
+    with app.app_context():
+        assert db.session.query(Event).one().author == 1
+
+
+def test_form_without_javascript_redirects_back(client) -> None:
+    table_id = open_table(client)
+    response = client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "1", "points:int": "3"})
+    assert response.status_code == 302 and response.location == f"/t/{table_id}"
+    assert ">3<" in client.get(f"/t/{table_id}").get_data(as_text=True)
+
+
+def test_illegal_form_move_answers_422_with_rule_link(client) -> None:
+    table_id = open_table(client, opt_scorepad_target="5")
+    client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "0", "points:int": "5"}, headers=HX)
+    response = client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "1", "points:int": "1"},
+                           headers=HX)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert 'href="/rules/scorepad?table=%s#SCOREPAD-END-2"' % table_id in html
+    bad = client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "x", "points:int": "1"},
+                      headers=HX)
+    assert bad.status_code == 400
+
+
+def test_watcher_sees_no_controls_and_cannot_write(client, app) -> None:
+    table_id = open_table(client)
+    _, read = tokens(app, table_id)
+    watcher = app.test_client()
+    watcher.get(f"/t/{table_id}/k/{read}")
+    page = watcher.get(f"/t/{table_id}").get_data(as_text=True)
+    assert "Watching" in page
+    assert "<form" not in page.split('id="sheet"')[1].split("</section>")[0]
+    assert "Who are you?" not in page and "qr/join.svg" not in page
+    assert watcher.get(f"/t/{table_id}/qr/join.svg").status_code == 403
+    assert watcher.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "0",
+                                                       "points:int": "1"}).status_code == 403
+    assert watcher.post(f"/t/{table_id}/undo").status_code == 403
+    assert watcher.post(f"/t/{table_id}/seat", data={"seat": "0"}).status_code == 403
+
+
+def test_watch_link_does_not_downgrade_a_player(client, app) -> None:
+    table_id = open_table(client)
+    _, read = tokens(app, table_id)
+    client.get(f"/t/{table_id}/k/{read}")
+    assert "Who are you?" in client.get(f"/t/{table_id}").get_data(as_text=True)
+
+
+def test_wrong_token_link_is_403_and_unknown_table_404(client) -> None:
+    table_id = open_table(client)
+    assert client.get(f"/t/{table_id}/k/wrong").status_code == 403
+    assert client.get("/t/nope").status_code == 404
+
+
+def test_undo_and_history_strike_through(client) -> None:
+    table_id = open_table(client)
+    client.post(f"/t/{table_id}/seat", data={"seat": "0"})
+    client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "0", "points:int": "4"}, headers=HX)
+    client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "1", "points:int": "9"}, headers=HX)
+    undone = client.post(f"/t/{table_id}/undo", headers=HX)
+    assert undone.status_code == 200 and "Undone" in undone.get_data(as_text=True)
+    history = client.get(f"/t/{table_id}/history").get_data(as_text=True)
+    assert history.count("<del>") == 1 and "+9 → side 1" in history and "undo #2" in history
+    assert re.search(r"<td>Anna</td>", history)
+
+
+def test_export_download_and_import_upload(client) -> None:
+    table_id = open_table(client)
+    client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "1", "points:int": "8"}, headers=HX)
+    exported = client.get(f"/t/{table_id}/export.json")
+    assert exported.status_code == 200 and "attachment" in exported.headers["Content-Disposition"]
+    data = json.loads(exported.data)
+    response = client.post("/import", data={"file": (io.BytesIO(exported.data), "t.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 302
+    new_id = response.location.rsplit("/", 1)[1]
+    assert new_id != table_id
+    page = client.get(f"/t/{new_id}").get_data(as_text=True)
+    assert ">8<" in page
+    data["events"][0]["event"]["side"] = 9
+    bad = client.post("/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "t.json")},
+                      content_type="multipart/form-data")
+    assert bad.status_code == 422 and "SCOREPAD-PLAY-1" in bad.get_data(as_text=True)
+    junk = client.post("/import", data={"file": (io.BytesIO(b"\x00not json"), "t.json")},
+                       content_type="multipart/form-data")
+    assert junk.status_code == 400
+
+
+def test_names_with_script_payloads_are_escaped(client) -> None:
+    table_id = open_table(client, players=["<script>alert(1)</script>", "Bo"])
+    page = client.get(f"/t/{table_id}").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_rule_book_highlights_house_rules(client) -> None:
+    table_id = open_table(client, opt_scorepad_target="16")
+    page = client.get(f"/rules/scorepad?table={table_id}").get_data(as_text=True)
+    assert 'id="SCOREPAD-END-1"' in page
+    assert 'class="rule house" id="SCOREPAD-SETUP-3"' in page
+    assert client.get("/rules/nothing").status_code == 404
+
+
+def test_pwa_manifest_service_worker_offline(client) -> None:
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    assert {i["sizes"] for i in manifest.json["icons"]} >= {"192x192", "512x512"}
+    worker = client.get("/sw.js").get_data(as_text=True)
+    assert "/static/htmx.min.js" in worker and "/offline" in worker and "/rules/scorepad" in worker
+    assert client.get("/offline").status_code == 200
+    for path in ("/static/htmx.min.js", "/static/sse.js", "/static/app.css", "/static/icons/icon-192.png"):
+        assert client.get(path).status_code == 200, path
+
+
+def test_language_switch_and_browser_language(client) -> None:
+    client.get("/lang/sv")
+    assert 'lang="sv"' in client.get("/").get_data(as_text=True)
+    fresh = client.application.test_client()
+    assert 'lang="de"' in fresh.get("/", headers={"Accept-Language": "de-AT,de;q=0.9"}).get_data(as_text=True)
+
+
+def test_security_headers(client) -> None:
+    response = client.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    assert "unsafe-inline" not in csp and "script-src 'self'" in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_sheet_partial_and_page_stream(client, app) -> None:
+    app.config.update(SSE_PING_SECONDS=0.05, SSE_MAX_SECONDS=0.2)
+    table_id = open_table(client)
+    partial = client.get(f"/t/{table_id}/sheet", headers=HX).get_data(as_text=True)
+    assert partial.startswith('<section id="sheet"') and 'hx-trigger="sse:message, refresh"' in partial
+    stream = client.get(f"/t/{table_id}/stream")
+    assert stream.mimetype == "text/event-stream" and '"seq": 0' in stream.get_data(as_text=True)
