@@ -6,6 +6,7 @@ from typing import Any
 
 from scorekeeper.engine.base import MalformedEvent, NotationError, RuleViolation, SetupError
 from scorekeeper.engine.muggins import Muggins
+from scorekeeper.engine.mulatschak import Mulatschak
 from scorekeeper.engine.scorepad import ScorePad
 
 # Each game module adds itself here; the order is the order of the "new table" form.
@@ -18,5 +19,6 @@ def _register(rules: Any) -> None:
 
 _register(ScorePad())
 _register(Muggins())
+_register(Mulatschak())
 
 __all__ = ["RULES", "MalformedEvent", "NotationError", "RuleViolation", "SetupError"]

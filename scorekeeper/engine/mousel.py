@@ -371,6 +371,9 @@ def _card(event: Mapping[str, Any], opts: Opts, key: str = "card") -> Card:
 
 
 def _player(event: Mapping[str, Any], count: int) -> int:
+    value = event.get("player")
+    if type(value) is int and 0 <= value < count:
+        return value
     return int_field(event, "player", minimum=0, maximum=count - 1)
 
 
@@ -496,7 +499,7 @@ class Mousel(BaseRules):
     # ---- events
 
     def apply(self, state: MouselState, event: Mapping[str, Any]) -> MouselState:
-        if not isinstance(event, Mapping):
+        if type(event) is not dict and not isinstance(event, Mapping):
             raise MalformedEvent("an event must be an object", event)
         kind = event.get("type")
         allowed = ADJUDICATE_EVENTS if state.mode == "adjudicate" else TALLY_EVENTS
@@ -565,7 +568,7 @@ def _on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     deal = Deal(number=number, dealer=dealer, ring=ring, pot=book.pot, last=last, phase="turn_up",
                 stock=state.opts.pack_size - n * n)
     scored = tuple(Scored(seat, -1, "ante", "MOUSEL-DEAL-1") for seat in ring)
-    return _evolve(state, book=book, deal=deal, deals=number, next_dealer=dealer,
+    return _evolve(state, book=book, deal=deal, play=None, deals=number, next_dealer=dealer,
                    last_announced=state.last_announced or last, scored=scored)
 
 
@@ -756,7 +759,8 @@ def _after_deal(state: MouselState, deal: Deal, book: Book, row: Settlement,
     row = _evolve(row, busted=busted,
                   next_pot=book.pot + seated_after)
     history = state.history + ((deal.number, book.pot, book.balances),)
-    new = _evolve(state, book=book, deal=None, play=None, status=status, sheet=state.sheet + (row,), history=history,
+    # ``play`` stays until the next deal so the screens can still show the last tricks
+    new = _evolve(state, book=book, deal=None, status=status, sheet=state.sheet + (row,), history=history,
                   next_dealer=_next_seated(status, deal.dealer), pot_payers=pot_payers, scored=scored)
     if seated_after < 2 or (deal.last and state.opts.end_lastdeal):
         ended = _finish(new, deal.number)
@@ -1153,6 +1157,7 @@ def _to_json(state: MouselState) -> JSON:
     deal = state.deal
     data = common_json(state.balances, state.over, _leaders(state) if state.over else None, state.to_act())
     pot_now = state.pot
+    proposals = state.play.proposals if deal is not None and state.play is not None else ()
     hand_size = deal.n if deal is not None else len(state.seated)
     data.update(
         game="mousel", mode=state.mode, phase=state.phase,
@@ -1167,9 +1172,9 @@ def _to_json(state: MouselState) -> JSON:
         holdings=[state.opts.stack + b for b in state.balances] if state.opts.bust else None,
         deals_played=state.deals, dealer=None if deal is None else deal.dealer, next_dealer=state.next_dealer,
         deal=None if deal is None else _deal_json(state, deal),
-        proposals=[] if state.play is None else [p.to_json() for p in state.play.proposals],
-        pending_revokes=[] if state.play is None else [p.to_json() for p in state.play.proposals
-                                                       if p.status == "pending"],
+        proposals=[p.to_json() for p in proposals],
+        pending_revokes=[p.to_json() for p in proposals if p.status == "pending"],
+        last_tricks=[t.to_json() for t in state.play.tricks] if deal is None and state.play is not None else [],
         settlements=[row.to_json() for row in state.sheet],
         ledger=[e.to_json() for e in state.book.entries],
         history=[{"deal": d, "pot": p, "balances": list(b)} for d, p, b in state.history],

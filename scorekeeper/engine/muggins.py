@@ -51,9 +51,12 @@ PileKind = Literal["muggins", "discard", "own"]
 Slot = Card | None
 
 
+_RANK_VALUES = {rank: i for i, rank in enumerate(FRENCH_RANKS, start=1)}
+
+
 def rank_value(card: Card) -> int:
     """MUGGINS-COMP-1: A = 1 … K = 13."""
-    return FRENCH_RANKS.index(card.rank) + 1
+    return _RANK_VALUES[card.rank]
 
 
 def fits(card: Card, top: Card) -> bool:

@@ -810,18 +810,19 @@ class Mulatschak(BaseRules):
         _check_limit(state, 1)
         card = _card(event, "card", state.opts)
         keep = _bool(event, "keep", None)
-        _check_unseen(deal, card, None)
         need = 1 if keep else 2
         thrown = replace(deal, discards=deal.discards + 1)
         if _available(state, thrown) < need:
             if need == 2 and _available(state, thrown) == 1:
                 raise RuleViolation("MULAT-EXCH-4", "only one stock card is left: the face-up card must be kept")
             raise RuleViolation("MULAT-EXCH-9", "the stock is empty", stock=_available(state, deal))
-        new = _take(state, thrown, need)
-        if not keep:
-            new = replace(new, discards=new.discards + 1).with_owner(card, -1)
-        else:
+        new = _take(state, thrown, 1)
+        _check_unseen(new, card, None)
+        if keep:
             new = new.with_owner(card, player)
+        else:
+            # Thrown away before the next card is dealt, so a reshuffle may bring it back.
+            new = _take(state, replace(new.with_owner(card, -1), discards=new.discards + 1), 1)
         new = replace(new, exchanges=new.exchanges + (Exchange(player, "sight", 1, need, (card,), keep),))
         return _forget_hand(new, player)
 
@@ -1081,6 +1082,20 @@ class Mulatschak(BaseRules):
         return _describe(event, players)
 
 
+def resume(state: MulState, scores: Sequence[int], dealer: int) -> MulState:
+    """Carry a game over from a paper sheet: the current scores and who deals next.
+
+    Only for a table that has not started (no deal entered); used by tests to set up the
+    spec's worked examples, which begin mid-game.
+    """
+    if state.sheet or (state.deal is not None and (state.deal.phase != "cut" or state.deal.collapses)):
+        raise RuleViolation("MULAT-DEAL-1", "a game can only be resumed before its first deal")
+    if len(scores) != state.n or not 0 <= dealer < state.n:
+        raise SetupError("MULAT-COMP-5", f"give one score for each of the {state.n} players and a dealer seat")
+    after = replace(state, scores=tuple(scores), dealer=dealer)
+    return after if state.deal is None else replace(after, deal=_fresh_deal(after, 1, dealer, 0))
+
+
 # --- state-building helpers -------------------------------------------------------------------
 
 
@@ -1207,7 +1222,10 @@ def _take(state: MulState, deal: Deal, count: int) -> Deal:
         return replace(deal, stock=deal.stock - count)
     short = count - deal.stock
     assert state.opts.reshuffle and short <= deal.discards
-    return replace(deal, stock=deal.discards - short, discards=0)
+    # Thrown cards go back into play: only cards in an entered, untouched hand are still placed.
+    owners = tuple((c, h) for c, h in deal.owners
+                   if h >= 0 and (hand := deal.hands[h]) is not None and c in hand)
+    return replace(deal, stock=deal.discards - short, discards=0, owners=owners)
 
 
 def _throw_and_draw(state: MulState, deal: Deal, thrown: int, drawn: int, rule: str) -> Deal:
@@ -1222,8 +1240,6 @@ def _deal_face_up(state: MulState, deal: Deal, player: int, face_up: Sequence[Ca
     """Five face down, then face-up cards while they are trumps (Bridge, delayed trump)."""
     trump = deal.trump
     assert trump is not None
-    for card in face_up:
-        _check_unseen(deal, card, None)
     after_throw = replace(deal, discards=deal.discards + thrown)
     pool = _available(state, after_throw)
     drawn = 5 + len(face_up)
@@ -1242,6 +1258,8 @@ def _deal_face_up(state: MulState, deal: Deal, player: int, face_up: Sequence[Ca
     if last_is_trump and not exhausted:
         raise RuleViolation(rule, f"{last} is a trump, so another card is dealt face up", card=str(last))
     new = _take(state, after_throw, drawn)
+    for card in face_up:
+        _check_unseen(new, card, None)   # after any reshuffle, which puts thrown cards back in play
     new = replace(new, discards=new.discards + len(face_up))
     for card in face_up:
         new = new.with_owner(card, player)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, render_template, url_for
 from flask_babel import gettext as _
 
+from scorekeeper.web.rulebook import load_book
+
 bp = Blueprint("pwa", __name__)
 
 CACHE_VERSION = "v1"
@@ -36,7 +38,7 @@ def manifest() -> Response:
 @bp.get("/sw.js")
 def service_worker() -> Response:
     shell = [url_for("tables.index"), url_for("pwa.offline"), url_for("rulebook.index")]
-    shell += [url_for("rulebook.book", game=g) for g in _games()]
+    shell += [url_for("rulebook.book", game=g) for g in _games() if load_book(g) is not None]
     shell += [url_for("static", filename=f) for f in
               ("htmx.min.js", "sse.js", "app.js", "app.css", "icons/icon.svg", "icons/icon-192.png")]
     body = render_template("sw.js", shell=shell, version=CACHE_VERSION, offline=url_for("pwa.offline"))

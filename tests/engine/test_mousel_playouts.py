@@ -118,15 +118,15 @@ def play_deal(state: MouselState, table: Table, check: Check | None = None, last
     trump = turned.suit
     duties = OBLIGATIONS_52 if table.options.get("52") else OBLIGATIONS_32
     while state.deal is not None and state.deal.phase in ("play", "review"):
-        deal = state.deal
-        pending = [p for p in deal.proposals if p.status == "pending"]
+        deal, play = state.deal, state.play
+        assert play is not None
+        pending = [p for p in play.proposals if p.status == "pending"]
         if pending and (deal.phase == "review" or rng.random() < 0.3):
             verdict = "confirm_revoke" if rng.random() < 0.6 else "dismiss_revoke"
             state = _send(state, {"type": verdict, "id": pending[0].id}, table, check)
             continue
-        assert deal.play is not None
-        seat = deal.play.to_act
-        trick = [c for _, c in deal.play.current]
+        seat = play.to_act
+        trick = [c for _, c in play.current]
         legal = legal_cards(hands[seat], trick, trump, duties)
         choice = rng.choice(legal)
         if len(legal) < len(hands[seat]) and rng.random() < table.revoke_rate:
@@ -189,8 +189,8 @@ def invariants(state: MouselState, event: Event) -> None:
     deal = state.deal
     if deal is not None:
         assert deal.stock >= 0, f"negative stock after {event}"
-        if deal.play is not None:
-            assert len(deal.play.tricks) <= deal.n
+        if state.play is not None:
+            assert len(state.play.tricks) <= deal.n
     if state.sheet and event.get("type") in ("play", "confirm_revoke", "dismiss_revoke", "deal_result") \
             and state.deal is None:
         row = state.sheet[-1]

@@ -102,8 +102,7 @@ class Table:
         return sum(map(len, self.muggins)) + sum(self.cards(p) for p in range(self.n))
 
 
-def check_matches(state: MugginsState, table: Table) -> None:
-    data = RULES.to_json(state)
+def check_matches(state: MugginsState, data: dict[str, Any], table: Table) -> None:
     assert data["cards_total"] == 52 == table.total()
     assert [m["cards"] for m in data["muggins"]] == table.muggins
     for p, seat in enumerate(data["players"]):
@@ -121,8 +120,9 @@ def playout(players: int, deck: list[str], options: dict[str, bool], rnd: random
     state = RULES.new([f"P{i}" for i in range(players)], options)
     state = RULES.apply(state, {"type": "setup", "muggins": [pile[0] for pile in table.muggins],
                                 "dealer": players - 1})
-    check_matches(state, table)
+    check_matches(state, RULES.to_json(state), table)
     events = 0
+    data = RULES.to_json(state)
     while not state.over:
         if events >= MAX_EVENTS:
             state = RULES.apply(state, {"type": "stop"})
@@ -131,7 +131,7 @@ def playout(players: int, deck: list[str], options: dict[str, bool], rnd: random
         assert p is not None and table.cards(p) > 0
         card = table.take(p)
         correct = table.correct(p, card)
-        assert [as_event(c) for c in correct] == RULES.to_json(state)["places_by_rank"][card[:-1]]
+        assert [as_event(c) for c in correct] == data["places_by_rank"][card[:-1]]
         to = rnd.choice(correct)
         if rnd.random() < wrong_rate:
             to = rnd.choice(table.fitting(p, card))
@@ -153,9 +153,10 @@ def playout(players: int, deck: list[str], options: dict[str, bool], rnd: random
         table.put(card, final)
         if breach:
             table.penalty(p)
+        data = RULES.to_json(state)
         called = state.last_muggins is not None and state.last_muggins.n == len(state.history)
-        assert called == breach == RULES.to_json(state)["muggins_called"]
-        check_matches(state, table)
+        assert called == breach == data["muggins_called"]
+        check_matches(state, data, table)
         check_turn(before, state, table, p, final, breach)
     return finish_checks(state, table)
 
@@ -182,7 +183,7 @@ def finish_checks(state: MugginsState, table: Table) -> MugginsState:
     if state.stalemate is None:
         assert outcome.rule == "MUGGINS-END-1"
         assert all(table.cards(q) == 0 for q in winners)
-        if not state.history[-1].muggins:
+        if not state.options.placings and not state.history[-1].muggins:
             assert winners == (state.history[-1].player,)  # the mover placed the last card
     else:
         assert outcome.rule == "MUGGINS-END-2"

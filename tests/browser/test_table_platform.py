@@ -1,0 +1,85 @@
+"""Two phones and a watcher share one live sheet; the QR code is read off the screen with a real decoder."""
+
+from __future__ import annotations
+
+from io import BytesIO
+
+from playwright.sync_api import Browser, Page, expect
+
+
+def decode_qr(png: bytes) -> str:
+    import zxingcpp
+    from PIL import Image
+
+    results = zxingcpp.read_barcodes(Image.open(BytesIO(png)))
+    assert results, "no QR code found in the screenshot"
+    return results[0].text
+
+
+def create_scorepad(page: Page, base: str, players: list[str], target: str = "61") -> None:
+    page.goto(base + "/")
+    page.get_by_label("Score pad").check()
+    for i, name in enumerate(players):
+        page.locator(f"#player{i}").fill(name)
+    page.locator("input[name=opt_scorepad_target]").fill(target)
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#sheet")).to_be_visible()
+
+
+def test_two_phones_and_a_watcher_share_one_live_sheet(browser: Browser, live_server: str) -> None:
+    phone_a = browser.new_context(locale="en-GB").new_page()
+    create_scorepad(phone_a, live_server, ["Anna", "Bo"])
+    phone_a.get_by_role("button", name="Anna", exact=True).click()
+    expect(phone_a.get_by_text("You are Anna")).to_be_visible()
+
+    phone_a.locator("details.invite").evaluate("d => { d.open = true; }")
+    qr = phone_a.locator(".qr-join img")
+    expect(qr).to_be_visible()
+    join_url = decode_qr(qr.screenshot())
+    assert join_url.startswith(live_server + "/t/")
+    watch_url = decode_qr(phone_a.locator(".qr-watch img").screenshot())
+    assert watch_url != join_url and watch_url.startswith(live_server)
+
+    phone_b = browser.new_context(locale="en-GB").new_page()
+    phone_b.goto(join_url)
+    phone_b.get_by_role("button", name="Bo", exact=True).click()
+    expect(phone_b.get_by_text("You are Bo")).to_be_visible()
+
+    watcher = browser.new_context(locale="en-GB").new_page()
+    watcher.goto(watch_url)
+    expect(watcher.get_by_text("Watching")).to_be_visible()
+    for page in (phone_b, watcher):  # wait until each phone's event stream is open
+        page.wait_for_function("document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+
+    phone_a.get_by_label("+5 points for Anna").click()
+    expect(phone_a.locator(".totals .total").first).to_have_text("5")
+    expect(phone_b.locator(".totals .total").first).to_have_text("5", timeout=1000)
+    expect(watcher.locator(".totals .total").first).to_have_text("5", timeout=1000)
+
+    phone_b.get_by_role("textbox", name="Points for Bo").fill("12")
+    phone_b.get_by_role("textbox", name="Points for Bo").press("Enter")
+    expect(phone_a.locator(".totals .total").nth(1)).to_have_text("12", timeout=1000)
+
+    phone_b.get_by_role("button", name="Undo last move").click()
+    expect(phone_b.locator(".totals .total").nth(1)).to_have_text("0")
+    expect(phone_a.locator(".totals .total").nth(1)).to_have_text("0", timeout=1000)
+    expect(watcher.locator(".totals .total").nth(1)).to_have_text("0", timeout=1000)
+    expect(watcher.locator(".totals .total").first).to_have_text("5")
+
+    assert watcher.locator("#sheet form").count() == 0
+    assert watcher.locator("button:has-text('Undo')").count() == 0
+    assert watcher.locator(".qr-join").count() == 0
+
+
+def test_script_in_a_name_stays_inert(browser: Browser, live_server: str) -> None:
+    page = browser.new_context().new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    create_scorepad(page, live_server, ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>"])
+    page.get_by_role("button", name="Nobody: just keep score").click()
+    page.locator(".add input[name='note']").first.fill("<script>alert(3)</script>")
+    page.locator(".add input[name='points:int']").first.fill("3")
+    page.locator(".add button").first.click()
+    expect(page.locator(".rounds")).to_contain_text("<script>alert(3)</script>")
+    expect(page.locator(".totals .name").first).to_have_text("<img src=x onerror=alert(1)>")
+    assert dialogs == []
