@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.engine.base import MalformedEvent, NotationError, RuleViolation, SetupError
+from scorekeeper.engine.mousel import Mousel
 from scorekeeper.engine.muggins import Muggins
 from scorekeeper.engine.mulatschak import Mulatschak
 from scorekeeper.engine.scorepad import ScorePad
@@ -20,5 +21,6 @@ def _register(rules: Any) -> None:
 _register(ScorePad())
 _register(Muggins())
 _register(Mulatschak())
+_register(Mousel())
 
 __all__ = ["RULES", "MalformedEvent", "NotationError", "RuleViolation", "SetupError"]

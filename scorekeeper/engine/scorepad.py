@@ -7,8 +7,20 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from scorekeeper.engine.base import (
-    JSON, BaseRules, Event, MalformedEvent, Mode, OptionSpec, Outcome, RuleViolation, Scored,
-    Sides, SetupError, common_json, int_field, str_field,
+    JSON,
+    BaseRules,
+    Event,
+    MalformedEvent,
+    Mode,
+    OptionSpec,
+    Outcome,
+    RuleViolation,
+    Scored,
+    SetupError,
+    Sides,
+    common_json,
+    int_field,
+    str_field,
 )
 
 MAX_POINTS = 10_000

@@ -6,8 +6,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.cards import (FRENCH_RANKS, FRENCH_SUITS, Card, NotationError, card_name, french_pack,
-                               german_pack, parse_card, parse_cards)
+from scorekeeper.cards import (
+    FRENCH_RANKS,
+    FRENCH_SUITS,
+    Card,
+    NotationError,
+    card_name,
+    french_pack,
+    german_pack,
+    parse_card,
+    parse_cards,
+)
 
 
 @pytest.mark.parametrize("text, code", [

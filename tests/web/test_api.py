@@ -259,7 +259,7 @@ def test_stream_sends_current_seq_then_each_new_one(api: Api, client, app) -> No
     assert response.status_code == 200
     assert response.mimetype == "text/event-stream"
     body = response.get_data(as_text=True)
-    assert 'data: {"table": "%s", "seq": 1}' % table["id"] in body
+    assert 'data: {{"table": "{}", "seq": 1}}'.format(table["id"]) in body
     assert ": ping" in body
 
 

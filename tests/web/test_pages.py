@@ -40,7 +40,7 @@ def test_create_shows_qr_codes_and_seat_picker(client, app) -> None:
     assert f"/t/{table_id}/qr/join.svg" in page and f"/t/{table_id}/qr/watch.svg" in page
     assert f"http://192.0.2.10:5000/t/{table_id}/k/{write}" in page
     assert "Who are you?" in page
-    assert 'sse-connect="/t/%s/stream"' % table_id in page
+    assert f'sse-connect="/t/{table_id}/stream"' in page
     svg = client.get(f"/t/{table_id}/qr/join.svg")
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
 
@@ -96,7 +96,7 @@ def test_illegal_form_move_answers_422_with_rule_link(client) -> None:
                            headers=HX)
     assert response.status_code == 422
     html = response.get_data(as_text=True)
-    assert 'href="/rules/scorepad?table=%s#SCOREPAD-END-2"' % table_id in html
+    assert f'href="/rules/scorepad?table={table_id}#SCOREPAD-END-2"' in html
     bad = client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "x", "points:int": "1"},
                       headers=HX)
     assert bad.status_code == 400
