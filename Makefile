@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-test
 export FLASK_APP := scorekeeper
 
-.PHONY: run test serve migrate lint typecheck bench translations clean
+.PHONY: run test serve migrate lint bench translations assets clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,10 +23,13 @@ $(TESTSTAMP): pyproject.toml | $(BIN)/python
 translations: $(STAMP)
 	$(BIN)/pybabel -q compile -d scorekeeper/translations
 
-run: $(STAMP) translations
+assets: $(STAMP)
+	$(BIN)/python -m whitenoise.compress -q static
+
+run: $(STAMP) translations assets
 	$(BIN)/python -m scorekeeper
 
-serve: $(STAMP) translations
+serve: $(STAMP) translations assets
 	$(BIN)/flask db upgrade
 	$(BIN)/gunicorn --config gunicorn.conf.py 'scorekeeper:create_app()'
 
@@ -38,7 +41,7 @@ lint: $(TESTSTAMP)
 	$(BIN)/mypy --strict scorekeeper/engine scorekeeper/cards.py
 	$(BIN)/lint-imports
 
-test: $(TESTSTAMP) translations lint
+test: $(TESTSTAMP) translations assets lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 bench: $(TESTSTAMP)

@@ -10,7 +10,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from scorekeeper.config import from_env
-from scorekeeper.extensions import babel, db, migrate
+from scorekeeper.extensions import babel, compress, db, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(__file__).resolve().parent
@@ -56,6 +56,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(PACKAGE / "migrations"))
     babel.init_app(app, locale_selector=select_locale,
                    default_translation_directories=str(PACKAGE / "translations"))
+
+    # Text responses are compressed; event streams never (a buffered stream would stall).
+    app.config.setdefault("COMPRESS_MIMETYPES", ["text/html", "application/json", "image/svg+xml",
+                                                 "application/manifest+json", "text/javascript"])
+    app.config.setdefault("COMPRESS_STREAMS", False)
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    compress.init_app(app)
+    # Static files through WhiteNoise: precompressed .gz/.br (made by `make`), cache headers.
+    from whitenoise import WhiteNoise
+
+    app.wsgi_app = WhiteNoise(app.wsgi_app, root=str(ROOT / "static"), prefix="static/",  # type: ignore[method-assign]
+                              max_age=app.config.get("STATIC_MAX_AGE", 3600))
 
     from scorekeeper.web import register
 

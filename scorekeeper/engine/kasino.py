@@ -739,7 +739,7 @@ class Kasino(BaseRules):
         proposals: list[Proposal] = []
         scores = list(s.scores)
         for p in s.proposals:
-            if p.deal == s.deal_no and p.status in ("pending", "confirmed"):
+            if p.deal == s.deal_no and p.status != "void":
                 if p.status == "confirmed":
                     side = s.sides.side_of(p.player)
                     scores[side] -= p.points
