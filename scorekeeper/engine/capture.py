@@ -57,7 +57,7 @@ from scorekeeper.cards import Card
 
 __all__ = [
     "KASINO_SCHEME", "MULLE_SCHEME", "Grouping", "ValueScheme", "can_capture", "can_sweep",
-    "card_sort_key", "explain_failure", "face_value", "find_grouping", "is_sweep_value",
+    "card_sort_key", "count_captures", "explain_failure", "face_value", "find_grouping", "is_sweep_value",
     "kasino_scheme", "legal_captures", "maximal_captures", "mulle_scheme", "sweep_values",
 ]
 
@@ -526,28 +526,83 @@ def _unpack(packing: _Packing, cards: Sequence[Card], packed: int) -> list[Card]
     return out
 
 
+def _slots(packing: _Packing, packed: int) -> tuple[int, ...]:
+    out: list[int] = []
+    for i, count in enumerate(packing.counts(packed)):
+        out.extend([i] * count)
+    return tuple(out)
+
+
+_Piece = tuple[tuple[int, ...], tuple[Card, ...], tuple[int, ...], bool]  # slots, cards, counted, rank-match
+
+
+def _piece(packing: _Packing, cards: Sequence[Card], group: int, v: int, scheme: ValueScheme) -> _Piece:
+    slots = _slots(packing, group)
+    members = tuple(cards[i] for i in slots)
+    if len(members) == 1 and v not in scheme.table_values(members[0]):
+        return slots, members, (scheme.table_values(members[0])[0],), True
+    return slots, members, _assign(members, v, scheme), False
+
+
+def _piece_order(piece: _Piece) -> tuple[int, tuple[int, ...]]:
+    return -len(piece[0]), piece[0]
+
+
 def legal_captures(played: Card, table: Sequence[Card],
                    scheme: ValueScheme) -> list[tuple[tuple[Card, ...], Grouping]]:
     """Every distinct non-empty legal capture of ``played`` from ``table``, with a grouping each.
 
-    A capture is a multiset: with two 5♣ on the table, "one 5♣" is listed once.
+    A capture is a multiset: with two 5♣ on the table, "one 5♣" is listed once. The count can
+    run to tens of thousands on a crowded table; :func:`count_captures` is cheaper when only the
+    number matters.
     """
+    return [(cards, grouping) for _, cards, grouping in _listing(played, table, scheme)]
+
+
+def _listing(played: Card, table: Sequence[Card],
+             scheme: ValueScheme) -> list[tuple[int, tuple[Card, ...], Grouping]]:
     if not table:
         return []
     counts = Counter(table)
     cards = sorted(counts, key=card_sort_key)
     packing = _Packing([counts[c] for c in cards])
-    found: dict[int, Grouping] = {}
+    found: dict[int, tuple[tuple[int, ...], Grouping]] = {}
     for v in _played_values(played, scheme):
         by_first = _table_groups(played, cards, packing, v, scheme)
-        parents = _unions(packing, by_first) if any(by_first) else {}
+        if not any(by_first):
+            continue
+        parents = _unions(packing, by_first)
+        pieces: dict[int, _Piece] = {}
         for union in parents:
-            if union not in found:
-                groups = [_unpack(packing, cards, g) for g in _chain(union, parents)]
-                found[union] = _make_grouping(v, groups, scheme)
-    listed = [(tuple(_unpack(packing, cards, u)), g) for u, g in found.items()]
-    listed.sort(key=lambda item: (len(item[0]), [card_sort_key(c) for c in item[0]]))
-    return listed
+            if union in found:
+                continue
+            chain = []
+            for group in _chain(union, parents):
+                piece = pieces.get(group)
+                if piece is None:
+                    piece = pieces[group] = _piece(packing, cards, group, v, scheme)
+                chain.append(piece)
+            chain.sort(key=_piece_order)
+            slots = tuple(sorted(i for piece in chain for i in piece[0]))
+            found[union] = (slots, Grouping(v, tuple(p[1] for p in chain), tuple(p[2] for p in chain),
+                                            tuple(p[3] for p in chain)))
+    ordered = sorted(found.items(), key=lambda item: (len(item[1][0]), item[1][0]))
+    return [(union, tuple(cards[i] for i in slots), grouping) for union, (slots, grouping) in ordered]
+
+
+def count_captures(played: Card, table: Sequence[Card], scheme: ValueScheme) -> int:
+    """How many distinct legal captures ``played`` has (without building the groupings)."""
+    if not table:
+        return 0
+    counts = Counter(table)
+    cards = sorted(counts, key=card_sort_key)
+    packing = _Packing([counts[c] for c in cards])
+    unions: set[int] = set()
+    for v in _played_values(played, scheme):
+        by_first = _table_groups(played, cards, packing, v, scheme)
+        if any(by_first):
+            unions.update(_unions(packing, by_first))
+    return len(unions)
 
 
 def maximal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme,
@@ -555,19 +610,24 @@ def maximal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme,
                      ) -> list[tuple[tuple[Card, ...], Grouping]]:
     """The captures of ``played`` not strictly inside another legal capture of it (KASINO-MIS-2),
     or with ``by="count"`` the ones with the most cards (KASINO-OPT-MISAR-MAXCOUNT)."""
-    captures = legal_captures(played, table, scheme)
-    if not captures:
+    listing = _listing(played, table, scheme)
+    if not listing:
         return []
     if by == "count":
-        most = max(len(c) for c, _ in captures)
-        return [item for item in captures if len(item[0]) == most]
-    counters = [Counter(c) for c, _ in captures]
-    keep = []
-    for i, item in enumerate(captures):
-        mine = counters[i]
-        size = len(item[0])
-        if not any(len(captures[j][0]) > size and not (mine - counters[j]) for j in range(len(captures))):
-            keep.append(item)
+        most = max(len(cards) for _, cards, _ in listing)
+        return [(cards, g) for _, cards, g in listing if len(cards) == most]
+    counts = Counter(table)
+    packing = _Packing([counts[c] for c in sorted(counts, key=card_sort_key)])
+    # Largest first: anything inside a legal capture is inside a maximal one, so comparing
+    # against the maxima found so far is enough.
+    maxima: list[int] = []
+    keep: list[tuple[tuple[Card, ...], Grouping]] = []
+    for union, cards, grouping in sorted(listing, key=lambda item: -len(item[1])):
+        if any(packing.minus(big, union) is not None for big in maxima):
+            continue
+        maxima.append(union)
+        keep.append((cards, grouping))
+    keep.sort(key=lambda item: (len(item[0]), [card_sort_key(c) for c in item[0]]))
     return keep
 
 
