@@ -13,9 +13,9 @@ from scorekeeper.web.charts import line_chart
 
 
 def register(app: Flask) -> None:
-    from scorekeeper.web import api, play, pwa, rulebook, tables
+    from scorekeeper.web import api, desk, play, pwa, rulebook, tables
 
-    for module in (tables, play, api, rulebook, pwa):
+    for module in (tables, play, api, rulebook, desk, pwa):
         app.register_blueprint(module.bp)
 
     @app.errorhandler(HTTPException)
@@ -24,6 +24,8 @@ def register(app: Flask) -> None:
             body = {"error": {"code": exc.name.lower().replace(" ", "_"), "rule": None, "message": exc.description}}
             return jsonify(body), exc.code
         return render_template("error.html", error=exc), exc.code
+
+    app.jinja_env.filters["card_pretty"] = card_pretty
 
     @app.context_processor
     def helpers() -> dict[str, Any]:

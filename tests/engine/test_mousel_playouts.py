@@ -37,6 +37,7 @@ class Table:
     rng: random.Random
     options: dict[str, Any]
     revoke_rate: float = 0.0
+    take_rate: float = 0.3  # chance that a player offered the turned card takes it
     events: list[Event] = field(default_factory=list)
 
     @property
@@ -79,7 +80,7 @@ def play_deal(state: MouselState, table: Table, check: Check | None = None, last
             assert seat is not None
             last_forced = (table.options.get("dealer_must_take") and not stock and seat == dealer
                            and not state.deal.blind)
-            if last_forced or rng.random() < 0.3:
+            if last_forced or rng.random() < table.take_rate:
                 state = _send(state, {"type": "take", "player": seat}, table, check)
                 taker = seat
             else:
@@ -164,9 +165,9 @@ def tally_deal(state: MouselState, table: Table, check: Check | None = None, las
 
 def simulate_session(players: int, deals: int, options: dict[str, Any] | None = None, seed: int = 0,
                      mode: str = "adjudicate", check: Check | None = None, revoke_rate: float = 0.05,
-                     leave_rate: float = 0.0) -> tuple[MouselState, list[Event]]:
+                     leave_rate: float = 0.0, take_rate: float = 0.3) -> tuple[MouselState, list[Event]]:
     """A session of ``deals`` deals (fewer if it ends early), then ``end_session``."""
-    table = Table(random.Random(seed), dict(options or {}), revoke_rate)
+    table = Table(random.Random(seed), dict(options or {}), revoke_rate, take_rate)
     state = RULES.new([f"P{i}" for i in range(players)], table.options, mode)  # type: ignore[arg-type]
     step = play_deal if mode == "adjudicate" else tally_deal
     for number in range(deals):
@@ -209,16 +210,18 @@ OPTION_SETS = st.fixed_dictionaries({}, optional={
 
 @settings(max_examples=40)
 @given(players=st.integers(2, 5), options=OPTION_SETS, seed=st.integers(0, 2**32 - 1),
-       leave=st.sampled_from([0.0, 0.1]))
-def test_random_sessions_32(players: int, options: dict[str, Any], seed: int, leave: float) -> None:
-    state, events = simulate_session(players, 12, options, seed, check=invariants, leave_rate=leave)
+       leave=st.sampled_from([0.0, 0.1]), take=st.sampled_from([0.3, 0.02]))
+def test_random_sessions_32(players: int, options: dict[str, Any], seed: int, leave: float, take: float) -> None:
+    state, events = simulate_session(players, 12, options, seed, check=invariants, leave_rate=leave,
+                                     take_rate=take)
     _check_final(state, events)
 
 
 @settings(max_examples=15)
-@given(players=st.integers(2, 7), options=OPTION_SETS, seed=st.integers(0, 2**32 - 1))
-def test_random_sessions_52(players: int, options: dict[str, Any], seed: int) -> None:
-    state, events = simulate_session(players, 8, {**options, "52": True}, seed, check=invariants)
+@given(players=st.integers(2, 7), options=OPTION_SETS, seed=st.integers(0, 2**32 - 1),
+       take=st.sampled_from([0.3, 0.05]))
+def test_random_sessions_52(players: int, options: dict[str, Any], seed: int, take: float) -> None:
+    state, events = simulate_session(players, 8, {**options, "52": True}, seed, check=invariants, take_rate=take)
     _check_final(state, events)
 
 
