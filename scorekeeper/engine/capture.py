@@ -29,6 +29,9 @@ Public API (everything a game engine needs; cards are :class:`scorekeeper.cards.
     interchangeable, so each multiset appears once), each with one grouping. Sorted by size, then
     by card. Trails are not listed.
 
+``count_captures(played, table, scheme) -> int``
+    How many there are, without building groupings (crowded tables can have tens of thousands).
+
 ``maximal_captures(played, table, scheme, by="inclusion") -> list[...]``
     The captures no other legal capture of this card strictly contains (KASINO-MIS-2), or with
     ``by="count"`` those with the most cards (KASINO-OPT-MISAR-MAXCOUNT). Empty if the card can
@@ -40,16 +43,17 @@ capture by value, KASINO-MIS-4); ``can_sweep(played, table, scheme) -> bool``.
 
 ``card_sort_key(card)`` orders cards by rank value then suit, the order used in every result.
 
-The search works on *kinds*: table cards with the same value set (and the same rank-match
-standing) are interchangeable for legality, so the memo key is a small tuple of counts. Every
-group sums to at most 16 and every card counts at least 1, so groups are tiny and the search
-stays shallow even on a 30-card table.
+The check works on *kinds*: cards with the same value set (and the same rank-match standing)
+are interchangeable for legality, so the search runs over a multiset of a dozen or so kinds,
+packed into one int, memoised on the remaining multiset. Every group sums to at most 16 and
+every card counts at least 1, so groups are small and the search stays shallow even on a
+30-card table. Listing builds the unions of valid groups slot by slot (see ``_unions``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 

@@ -516,7 +516,7 @@ class Kasino(BaseRules):
 
     def _require_between_deals(self, s: KasinoState) -> None:
         if s.phase == "over":
-            raise RuleViolation(s.end_rule or "KASINO-END-2", "the game is over")
+            raise RuleViolation(_over_rule(s), "the game is over")
         if s.phase == "play":
             raise RuleViolation("KASINO-END-2", "every deal that is started is finished first")
         if s.phase == "settling":
@@ -525,7 +525,7 @@ class Kasino(BaseRules):
 
     def _require_playing(self, s: KasinoState) -> None:
         if s.phase == "over":
-            raise RuleViolation(s.end_rule or "KASINO-END-2", "the game is over")
+            raise RuleViolation(_over_rule(s), "the game is over")
         if s.phase != "play":
             raise RuleViolation("KASINO-DEAL-3", "no deal is in progress: deal the cards first")
 
@@ -717,7 +717,7 @@ class Kasino(BaseRules):
         if not s.cfg.claim:
             raise RuleViolation("KASINO-VAR-CLAIM", "claims are not part of this game (option claim is off)")
         if s.phase == "over":
-            raise RuleViolation(s.end_rule or "KASINO-END-2", "the game is over")
+            raise RuleViolation(_over_rule(s), "the game is over")
         player = self._player(s, event)
         side = s.sides.side_of(player)
         if s.mode == "tally":
@@ -768,7 +768,7 @@ class Kasino(BaseRules):
         if not s.cfg.misar:
             raise RuleViolation("KASINO-MIS-5", "penalties belong to Kasino misär")
         if s.phase == "over":
-            raise RuleViolation(s.end_rule or "KASINO-MIS-7", "the game is over")
+            raise RuleViolation(_over_rule(s), "the game is over")
         player = self._player(s, event)
         breach = event.get("breach", "KASINO-MIS-1")
         if breach not in ("KASINO-MIS-1", "KASINO-MIS-2"):
@@ -1166,6 +1166,10 @@ def _lowest(players: Sequence[int], scores: Sequence[int], spades: Sequence[int]
     few = min(spades[p] for p in tied)
     tied = [p for p in tied if spades[p] == few]
     return tied[0] if len(tied) == 1 else tied
+
+
+def _over_rule(s: KasinoState) -> str:
+    return "KASINO-MIS-7" if s.cfg.misar else "KASINO-END-2"
 
 
 def _finish(s: KasinoState, winner: int | list[int], rule: str, reason: str) -> KasinoState:

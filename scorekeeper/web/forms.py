@@ -33,7 +33,9 @@ def event_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
 
 
 def _convert(kind: str, values: list[str]) -> Any:
-    value = values[-1].strip() if values else ""
+    # A typed field beside a row of buttons with the same name: the last non-empty value counts.
+    filled = [v.strip() for v in values if v.strip()]
+    value = filled[-1] if filled else ""
     if kind == "int":
         if not re.fullmatch(r"[+-]?\d{1,9}", value):
             raise ValueError(f"{value!r} is not a whole number")

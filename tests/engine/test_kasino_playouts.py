@@ -102,6 +102,21 @@ class Sim:
             for _ in range(4):
                 self.hands[p].append(self.rest.pop())
 
+    def adopt(self, state: KasinoState) -> None:
+        """Take over a freshly dealt engine state: the unseen cards become the hands and the pack."""
+        assert state.phase == "play" and not state.turns
+        self.state = state
+        self.scored_total = list(state.scores)
+        self.rest = [c for c in PACK if c not in state.seen]
+        self.rng.shuffle(self.rest)
+        self.hands = {p: [] for p in state.active}
+        self.give_round()
+
+    def finish_deal(self) -> KasinoState:
+        while self.state.phase == "play":
+            self.play_one()
+        return self.state
+
     # -- playing ---------------------------------------------------------------------------------
 
     def choose(self) -> tuple[int, Card, list[Card]]:

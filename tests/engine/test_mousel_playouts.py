@@ -212,16 +212,16 @@ OPTION_SETS = st.fixed_dictionaries({}, optional={
 @given(players=st.integers(2, 5), options=OPTION_SETS, seed=st.integers(0, 2**32 - 1),
        leave=st.sampled_from([0.0, 0.1]), take=st.sampled_from([0.3, 0.02]))
 def test_random_sessions_32(players: int, options: dict[str, Any], seed: int, leave: float, take: float) -> None:
-    state, events = simulate_session(players, 12, options, seed, check=invariants, leave_rate=leave,
+    state, events = simulate_session(players, 30, options, seed, check=invariants, leave_rate=leave,
                                      take_rate=take)
     _check_final(state, events)
 
 
-@settings(max_examples=15)
+@settings(max_examples=30)
 @given(players=st.integers(2, 7), options=OPTION_SETS, seed=st.integers(0, 2**32 - 1),
        take=st.sampled_from([0.3, 0.05]))
 def test_random_sessions_52(players: int, options: dict[str, Any], seed: int, take: float) -> None:
-    state, events = simulate_session(players, 8, {**options, "52": True}, seed, check=invariants, take_rate=take)
+    state, events = simulate_session(players, 20, {**options, "52": True}, seed, check=invariants, take_rate=take)
     _check_final(state, events)
 
 
@@ -230,7 +230,7 @@ def test_random_sessions_52(players: int, options: dict[str, Any], seed: int, ta
        leave=st.sampled_from([0.0, 0.2]))
 def test_random_tally_sessions(players: int, options: dict[str, Any], seed: int, leave: float) -> None:
     opts = {**options, "52": players > 5}
-    state, events = simulate_session(players, 30, opts, seed, mode="tally", check=invariants, leave_rate=leave)
+    state, events = simulate_session(players, 60, opts, seed, mode="tally", check=invariants, leave_rate=leave)
     _check_final(state, events)
 
 

@@ -564,7 +564,7 @@ def test_exch_5_bridge_is_served_after_everyone_else() -> None:
     assert deal(s)["to_act"] == 1 and deal(s)["stock"] == 6   # nothing left for A beyond the Bridge
     assert rule(s, exch(1, 1)) == "MULAT-EXCH-3"
     assert rule(s, {"type": "bridge_cards", "player": 1, "face_up": []}) == "MULAT-EXCH-5"
-    assert rule(s, {"type": "bridge_cards", "player": 1, "face_up": ["9S", "AE"]}) == "MULAT-EXCH-5"
+    assert rule(s, {"type": "bridge_cards", "player": 1, "face_up": ["AE", "9S"]}) == "MULAT-EXCH-9"
     # The last stock card is a trump: dealing stops there (MULAT-EXCH-9).
     s2 = run(s, {"type": "bridge_cards", "player": 1, "face_up": ["AE"]})
     d = deal(s2)
@@ -958,7 +958,7 @@ def test_tally_validation() -> None:
     assert rule(s, result(home=[3], tricks=[1, 4, 0, None])) == "MULAT-STAY-1"
     assert rule(s, result(trump="H")) == "MULAT-STAY-2"
     assert rule(s, result(bid=5)) == "MULAT-STAY-2"
-    assert rule(s, result(home=[0, 1], tricks=[None, None, 1, 4])) == "MULAT-STAY-4"
+    assert rule(s, result(home=[0, 1, 2], tricks=[None, None, None, 5])) == "MULAT-STAY-4"
     assert rule(s, result(tricks=[1, 1, 0, 4])) == "MULAT-STAY-5"
     assert rule(s, result(tricks=[None, 1, 1, 4])) == "MULAT-SCORE-6"
     assert rule(s, result(tricks=[None, 1, 6, 4])) == "MULAT-SCORE-6"
