@@ -302,7 +302,10 @@ def run_clients(label: str, port: int, work: list[Callable[[Client], None]], per
 
 def writers(port: int, tables: list[BenchTable]) -> list[Callable[[Client], None]]:
     def make(table: BenchTable, side: int) -> Callable[[Client], None]:
-        return lambda client: post_points(client, table, side, 5) and None  # type: ignore[func-returns-value]
+        def write(client: Client) -> None:
+            post_points(client, table, side, 5)
+
+        return write
 
     return [make(t, i % 2) for i, t in enumerate(tables)]
 

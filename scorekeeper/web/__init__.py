@@ -8,7 +8,8 @@ from flask import Flask, Response, jsonify, render_template, request
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.cards import SUIT_SYMBOLS, card_name, parse_card
+from scorekeeper.cards import SUIT_SYMBOLS, card_name, parse_card, suit_name
+from scorekeeper.web.boards import cribbage_board
 from scorekeeper.web.charts import line_chart
 
 
@@ -30,7 +31,8 @@ def register(app: Flask) -> None:
     @app.context_processor
     def helpers() -> dict[str, Any]:
         return {"locale": str(get_locale() or "en"), "card_label": card_label, "card_pretty": card_pretty,
-                "suit_symbols": SUIT_SYMBOLS, "line_chart": line_chart}
+                "suit_symbols": SUIT_SYMBOLS, "line_chart": line_chart, "suit_label": suit_label,
+                "german_face": german_face, "cribbage_board": cribbage_board}
 
     @app.after_request
     def security_headers(response: Response) -> Response:
@@ -59,3 +61,17 @@ def card_pretty(code: str) -> str:
         return parse_card(code).pretty()
     except ValueError:
         return code
+
+
+def suit_label(suit: str, pack: str = "french") -> str:
+    return suit_name(suit, str(get_locale() or "en"), "german" if pack == "german" else "french")
+
+
+_GERMAN_SHORT = {"H": "Herz", "S": "Schelle", "L": "Laub", "E": "Eichel"}
+
+
+def german_face(code: str) -> str:
+    """German cards show their rank and the suit's name (not a French symbol)."""
+    if code == "W":
+        return "Weli"
+    return f"{code[:-1]} {_GERMAN_SHORT.get(code[-1], code[-1])}"

@@ -74,3 +74,38 @@ def stream(table_id: str) -> Response:
     if access.cap_of(table) is None:
         abort(403)
     return sse_response(table.id, table.head_seq)
+
+
+@bp.get("/t/<table_id>/preview")
+def preview(table_id: str) -> tuple[str, int]:
+    """A dry run of the move being composed: legal (with what it would score and how the engine
+    read it) or the rule it breaks. Nothing is stored."""
+    table = load(table_id)
+    if access.cap_of(table) is None:
+        abort(403)
+    snap = service.snapshot(table)
+    rules = service.rules_for(table)
+    result: dict[str, Any] = {"ok": False, "message": "", "rule": None, "scored": [], "detail": ""}
+    try:
+        event = event_from_form(request.args)
+        if not event.get("type"):
+            raise TableError(400, "bad_request", "")
+        after = rules.apply(snap.state, event)
+    except TableError as exc:
+        result["message"] = exc.message
+    except Exception as exc:  # noqa: BLE001 - engine errors are shown, never raised, in a dry run
+        err = service.from_engine(exc) if isinstance(exc, (ValueError, service.RuleViolation)) else None
+        if err is None:
+            raise
+        result.update(message=err.message, rule=err.rule)
+    else:
+        result.update(ok=True, scored=[s.to_json() for s in getattr(after, "scored", ())],
+                      detail=_last_move_text(rules.to_json(after)))
+    return render_template("_preview.html", table=table, preview=result), 200
+
+
+def _last_move_text(state: dict[str, Any]) -> str:
+    last = state.get("last_move") or state.get("last") or {}
+    if isinstance(last, dict):
+        return str(last.get("grouping") or last.get("describe") or last.get("text") or "")
+    return ""

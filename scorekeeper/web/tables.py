@@ -25,6 +25,7 @@ from scorekeeper.models import Table
 from scorekeeper.service import TableError
 from scorekeeper.web import access
 from scorekeeper.web.links import join_url, qr_svg, watch_url
+from scorekeeper.web.views import view_for
 
 bp = Blueprint("tables", __name__)
 
@@ -112,7 +113,7 @@ def page_context(table: Table) -> dict[str, Any]:
         abort(403)
     snap = service.snapshot(table)
     rules = RULES[table.game]
-    return {
+    ctx = {
         "table": table,
         "rules": rules,
         "cap": cap,
@@ -124,6 +125,8 @@ def page_context(table: Table) -> dict[str, Any]:
         "sides": service.describe_sides(table, {}),
         "players": table.players,
     }
+    ctx.update(view_for(table.game, ctx))
+    return ctx
 
 
 @bp.get("/t/<table_id>")

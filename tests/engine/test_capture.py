@@ -1,0 +1,275 @@
+"""The shared capture solver: the Mulle and Kasino capture vectors, and a brute-force cross-check."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorekeeper.cards import Card, french_pack, parse_card, parse_cards
+from scorekeeper.engine.capture import (
+    KASINO_SCHEME, MULLE_SCHEME, ValueScheme, can_capture, can_sweep, count_captures,
+    explain_failure, find_grouping, is_sweep_value, kasino_scheme, legal_captures,
+    maximal_captures, mulle_scheme, sweep_values,
+)
+
+STRICT = mulle_scheme(strict_value=True)
+
+
+def cards(text: str) -> list[Card]:
+    return parse_cards(text) if text else []
+
+
+def check(played: str, taken: str, scheme: ValueScheme = MULLE_SCHEME) -> int | None:
+    found = find_grouping(parse_card(played), cards(taken), scheme)
+    if found is None:
+        return None
+    assert Counter(found.cards) == Counter(cards(taken))
+    return found.value
+
+
+# --- MULLE-TV-* at the solver level (the engine tests score them) -----------------------------
+
+@pytest.mark.parametrize(("rule", "played", "taken", "scheme", "value"), [
+    ("MULLE-TV-2", "5C", "5C", MULLE_SCHEME, 5),
+    ("MULLE-TV-3", "5C", "5D 5C", MULLE_SCHEME, 5),
+    ("MULLE-TV-5", "AH", "AH", MULLE_SCHEME, 1),
+    ("MULLE-TV-6", "AH", "KS AC", MULLE_SCHEME, 14),
+    ("MULLE-TV-7", "8C", "3H 5S", MULLE_SCHEME, 8),
+    ("MULLE-TV-8", "8C", "5S 5D 3H", MULLE_SCHEME, None),
+    ("MULLE-TV-9", "2S", "2H 9C 6D", MULLE_SCHEME, 15),
+    ("MULLE-TV-9 strict", "2S", "2H 9C 6D", STRICT, None),
+    ("MULLE-TV-10", "10D", "10H 8C 8D", MULLE_SCHEME, 16),
+    ("MULLE-TV-10 strict", "10D", "10H 8C 8D", STRICT, None),
+    ("MULLE-TV-11", "10D", "10D", MULLE_SCHEME, 10),
+    ("MULLE-TV-12", "10D", "10D 6C", MULLE_SCHEME, 16),
+    ("MULLE-TV-13", "2S", "AS AD", MULLE_SCHEME, 2),
+    ("MULLE-TV-14", "10D", "2S AH", MULLE_SCHEME, 16),
+    ("MULLE-TV-15", "10H", "8C 8D 4H", MULLE_SCHEME, None),
+    ("MULLE-TV-16", "AH", "AC KS 9D 5C", MULLE_SCHEME, 14),
+    ("MULLE-TV-17", "KH", "AS QD 6C 7C KC", MULLE_SCHEME, 13),
+    ("MULLE-TV-18", "KH", "2S", MULLE_SCHEME, None),
+])
+def test_mulle_vectors(rule: str, played: str, taken: str, scheme: ValueScheme, value: int | None) -> None:
+    assert check(played, taken, scheme) == value, rule
+
+
+def test_mulle_tv13_both_values_work() -> None:
+    # Either value proves TV-13; both must be found by a per-value search.
+    grouping = find_grouping(parse_card("2S"), cards("AS AD"), ValueScheme(lillan_played=(15,)))
+    assert grouping is not None and grouping.value == 15
+    assert sorted(grouping.counted[0]) == [1, 14]
+
+
+def test_tv16_needs_a_real_partition_search() -> None:
+    grouping = find_grouping(parse_card("AH"), cards("AC KS 9D 5C"), MULLE_SCHEME)
+    assert grouping is not None
+    assert {frozenset(map(str, g)) for g in grouping.groups} == {frozenset({"AC", "KS"}), frozenset({"9D", "5C"})}
+    assert grouping.describe() == "A♣+K♠ = 14, 5♣+9♦ = 14"
+
+
+def test_rank_match_group_is_described_as_such() -> None:
+    grouping = find_grouping(parse_card("2S"), cards("2H 9C 6D"), MULLE_SCHEME)
+    assert grouping is not None and grouping.rank_matched == (False, True)
+    assert grouping.describe() == "6♦+9♣ = 15, 2♥ (same rank)"
+    assert grouping.summary(parse_card("2S")) == "2♠ as 15 takes 6♦+9♣ = 15, 2♥ (same rank)"
+    assert grouping.to_json()["groups"] == [["6D", "9C"], ["2H"]]
+
+
+def test_dual_values_are_annotated_when_not_face() -> None:
+    grouping = find_grouping(parse_card("10D"), cards("2S AH"), MULLE_SCHEME)
+    assert grouping is not None and grouping.describe() == "A♥+2♠(15) = 16"
+
+
+# --- KASINO-TV-* (capture level) --------------------------------------------------------------
+
+HANDTABLE = kasino_scheme("handtable")
+FIXED = kasino_scheme("fixed")
+
+
+@pytest.mark.parametrize(("rule", "played", "taken", "scheme", "value"), [
+    ("KASINO-TV-1", "7S", "7H 3S 4D", KASINO_SCHEME, 7),
+    ("KASINO-TV-2a", "8C", "3H 5S", KASINO_SCHEME, 8),
+    ("KASINO-TV-2b", "8C", "3H 5D", KASINO_SCHEME, 8),
+    ("KASINO-TV-2c", "8C", "5S 5D 3H", KASINO_SCHEME, None),
+    ("KASINO-TV-3a", "2S", "2C", KASINO_SCHEME, 2),
+    ("KASINO-TV-3b", "2S", "9D 6H", KASINO_SCHEME, 15),
+    ("KASINO-TV-3c", "2S", "2C 9D 6H", KASINO_SCHEME, None),
+    ("KASINO-TV-4", "AH", "KS AC", KASINO_SCHEME, 14),
+    ("KASINO-TV-5b", "9H", "9C", KASINO_SCHEME, 9),
+    ("KASINO-TV-8", "2S", "AC AD", KASINO_SCHEME, 2),
+    ("KASINO-TV-9", "10D", "2S AH", KASINO_SCHEME, 16),
+    ("KASINO-TV-10", "10C", "10D", KASINO_SCHEME, 10),
+    ("KASINO-TV-11", "AH", "AC", KASINO_SCHEME, 1),
+    ("KASINO-TV-11 handtable", "AH", "AC", HANDTABLE, None),
+    ("KASINO-TV-11b handtable", "AH", "AC KS", HANDTABLE, 14),
+    ("KASINO-TV-12", "QS", "QH 5C 7D 2H 10S", KASINO_SCHEME, 12),
+    ("KASINO-TV-13a", "7H", "7S", KASINO_SCHEME, 7),
+    ("KASINO-TV-13b", "7H", "3C 4D 7S", KASINO_SCHEME, 7),
+    ("KASINO-TV-13c", "7H", "3C 4D 5H", KASINO_SCHEME, None),
+    ("KASINO-TV-16", "10H", "8C 8D 4H", KASINO_SCHEME, None),
+    ("KASINO-TV-17 fixed", "2S", "9D 6H", FIXED, None),
+    ("KASINO-TV-17 default", "2S", "9D 6H", KASINO_SCHEME, 15),
+    ("KASINO-TV-18", "KD", "6C 7H AS QC", KASINO_SCHEME, 13),
+])
+def test_kasino_vectors(rule: str, played: str, taken: str, scheme: ValueScheme, value: int | None) -> None:
+    assert check(played, taken, scheme) == value, rule
+
+
+def test_kasino_tv13_maximal_capture() -> None:
+    maxima = maximal_captures(parse_card("7H"), cards("3C 4D 5H 7S"), KASINO_SCHEME)
+    assert [sorted(map(str, c)) for c, _ in maxima] == [["3C", "4D", "7S"]]
+    listed = {tuple(sorted(map(str, c))) for c, _ in legal_captures(parse_card("7H"), cards("3C 4D 5H 7S"), KASINO_SCHEME)}
+    assert listed == {("7S",), ("3C", "4D"), ("3C", "4D", "7S")}
+
+
+def test_kasino_tv14_and_tv15_maxima() -> None:
+    tv14 = maximal_captures(parse_card("AH"), cards("AC 9D 5S"), KASINO_SCHEME)
+    assert [sorted(map(str, c)) for c, _ in tv14] == [["5S", "9D", "AC"]]
+    assert sweep_values(cards("AC 9D 5S"), KASINO_SCHEME) == frozenset({14, 15})
+    tv15 = maximal_captures(parse_card("2S"), cards("2C 9D 6H"), KASINO_SCHEME)
+    assert sorted(sorted(map(str, c)) for c, _ in tv15) == [["2C"], ["6H", "9D"]]
+    by_count = maximal_captures(parse_card("2S"), cards("2C 9D 6H"), KASINO_SCHEME, by="count")
+    assert [sorted(map(str, c)) for c, _ in by_count] == [["6H", "9D"]]
+
+
+def test_kasino_tv6_and_tv7_helpers() -> None:
+    assert not can_capture(parse_card("4C"), cards("7S"), KASINO_SCHEME)
+    assert sweep_values(cards("7S 4C"), KASINO_SCHEME) == frozenset({11})
+    assert can_capture(parse_card("AH"), cards("AC"), KASINO_SCHEME)
+    assert can_sweep(parse_card("JH"), cards("7S 4C"), KASINO_SCHEME)
+    assert not can_sweep(parse_card("QH"), cards("7S 4C"), KASINO_SCHEME)
+    assert not is_sweep_value([], 5, KASINO_SCHEME)
+    assert not can_capture(parse_card("4C"), [], KASINO_SCHEME)
+
+
+def test_kasino_scheme_names() -> None:
+    assert kasino_scheme("standard") is KASINO_SCHEME
+    assert HANDTABLE.played_values(parse_card("10D")) == (16,)
+    assert HANDTABLE.table_values(parse_card("10D")) == (10,)
+    with pytest.raises(ValueError):
+        kasino_scheme("bogus")
+
+
+# --- Explanations ----------------------------------------------------------------------------
+
+def test_explain_single_card() -> None:
+    text = explain_failure(parse_card("KH"), cards("2S"), MULLE_SCHEME)
+    assert "K♥ counts 13" in text and "2♠ counts 2 or 15" in text
+
+
+def test_explain_card_counted_twice() -> None:
+    text = explain_failure(parse_card("8C"), cards("5S 5D 3H"), MULLE_SCHEME)
+    assert "count twice" in text
+
+
+def test_explain_unpartnered_cards() -> None:
+    text = explain_failure(parse_card("10H"), cards("8C 8D 4H"), MULLE_SCHEME)
+    assert "8♣" in text and "no group" in text and "makes 10" in text
+
+
+def test_explain_one_value_per_capture() -> None:
+    text = explain_failure(parse_card("2S"), cards("2C 9D 6H"), KASINO_SCHEME)
+    assert "one value for the whole capture" in text
+
+
+def test_explain_trail() -> None:
+    assert "trail" in explain_failure(parse_card("5C"), [], MULLE_SCHEME)
+
+
+# --- Multisets (two packs) -------------------------------------------------------------------
+
+def test_copies_are_interchangeable_in_listing() -> None:
+    listed = legal_captures(parse_card("5C"), cards("5D 5C 5C 4H AS"), MULLE_SCHEME)
+    keys = [tuple(map(str, c)) for c, _ in listed]
+    assert len(keys) == len(set(keys))
+    assert ("5C",) in keys and ("5C", "5C") in keys
+    assert ("AS", "4H", "5D", "5C", "5C") in keys
+    assert count_captures(parse_card("5C"), cards("5D 5C 5C 4H AS"), MULLE_SCHEME) == len(listed)
+
+
+def test_twin_copies_in_a_claim() -> None:
+    assert check("10H", "5C 5C") == 10
+    assert check("5H", "5C 5C 5C") == 5
+    assert check("KH", "AS AS QD QD") == 13
+
+
+def test_empty_claim_is_not_a_capture() -> None:
+    assert find_grouping(parse_card("5C"), [], MULLE_SCHEME) is None
+    assert legal_captures(parse_card("5C"), [], MULLE_SCHEME) == []
+
+
+# --- Cross-check against a literal reading of the spec ---------------------------------------
+
+def reference_legal(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> bool:
+    """MULLE-CAP-4 / KASINO-CAP-4 by brute force over every set partition."""
+    def sums(group: Sequence[Card]) -> set[int]:
+        out = {0}
+        for card in group:
+            out = {s + x for s in out for x in scheme.table_values(card)}
+        return out
+
+    def partition(rest: tuple[Card, ...], v: int) -> bool:
+        if not rest:
+            return True
+        first, others = rest[0], rest[1:]
+        if scheme.rank_match and first.rank == played.rank and partition(others, v):
+            return True
+        for size in range(len(others) + 1):
+            for chosen in combinations(range(len(others)), size):
+                group = (first, *(others[i] for i in chosen))
+                if v in sums(group):
+                    left = tuple(c for i, c in enumerate(others) if i not in chosen)
+                    if partition(left, v):
+                        return True
+        return False
+
+    return bool(taken) and any(partition(tuple(taken), v) for v in scheme.played_values(played))
+
+
+PACK = sorted(french_pack(2).elements())
+DUALS = [c for c in PACK if c.rank == "A" or str(c) in {"2S", "10D"}]
+card_st = st.one_of(st.sampled_from(PACK), st.sampled_from(DUALS))
+schemes = st.sampled_from([MULLE_SCHEME, STRICT, KASINO_SCHEME, HANDTABLE, FIXED])
+
+
+@given(played=card_st, taken=st.lists(card_st, min_size=1, max_size=7), scheme=schemes)
+def test_claim_matches_reference(played: Card, taken: list[Card], scheme: ValueScheme) -> None:
+    found = find_grouping(played, taken, scheme)
+    assert (found is not None) == reference_legal(played, taken, scheme)
+    if found is not None:
+        assert Counter(found.cards) == Counter(taken)
+        for group, values, ranked in zip(found.groups, found.counted, found.rank_matched, strict=True):
+            if ranked:
+                assert len(group) == 1 and group[0].rank == played.rank
+            else:
+                assert sum(values) == found.value
+                assert all(x in scheme.table_values(c) for c, x in zip(group, values, strict=True))
+
+
+def submultisets(table: Sequence[Card]) -> set[tuple[Card, ...]]:
+    out = set()
+    for size in range(1, len(table) + 1):
+        for chosen in combinations(sorted(table), size):
+            out.add(chosen)
+    return out
+
+
+@given(played=card_st, table=st.lists(card_st, min_size=0, max_size=8), scheme=schemes)
+def test_listing_matches_reference(played: Card, table: list[Card], scheme: ValueScheme) -> None:
+    listed = legal_captures(played, table, scheme)
+    got = {tuple(sorted(c)) for c, _ in listed}
+    assert len(got) == len(listed)
+    expected = {c for c in submultisets(table) if reference_legal(played, c, scheme)}
+    assert got == expected
+    for taken, grouping in listed:
+        assert Counter(grouping.cards) == Counter(taken)
+    assert can_capture(played, table, scheme) == bool(expected)
+    maxima = {tuple(sorted(c)) for c, _ in maximal_captures(played, table, scheme)}
+    for capture in expected:
+        bigger = [m for m in expected if m != capture and not (Counter(capture) - Counter(m))]
+        assert (capture in maxima) == (not bigger)
