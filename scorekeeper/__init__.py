@@ -10,7 +10,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from scorekeeper.config import from_env
-from scorekeeper.extensions import babel, compress, db, migrate
+from scorekeeper.extensions import babel, compress, csrf, db, limiter, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(__file__).resolve().parent
@@ -63,6 +63,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.setdefault("COMPRESS_STREAMS", False)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     compress.init_app(app)
+    csrf.init_app(app)
+    limiter.init_app(app)
     # Static files through WhiteNoise: precompressed .gz/.br (made by `make`), cache headers.
     from whitenoise import WhiteNoise
 

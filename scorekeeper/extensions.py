@@ -2,6 +2,9 @@
 
 from flask_babel import Babel
 from flask_compress import Compress
+from flask_wtf.csrf import CSRFProtect
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.orm import DeclarativeBase
@@ -15,3 +18,6 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 babel = Babel()
 compress = Compress()
+csrf = CSRFProtect()
+# Memory storage by default; RATELIMIT_STORAGE_URI (e.g. redis://…) shares limits across workers.
+limiter = Limiter(key_func=get_remote_address, default_limits=[])

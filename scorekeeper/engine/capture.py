@@ -41,6 +41,9 @@ Public API (everything a game engine needs; cards are :class:`scorekeeper.cards.
 ``sweep_values(table, scheme) -> frozenset[int]`` (every v for which the whole table is a legal
 capture by value, KASINO-MIS-4); ``can_sweep(played, table, scheme) -> bool``.
 
+``legal_with_mixed_values(played, taken, scheme) -> bool``: legal if the played card could count
+a different value per group. True on a refused capture means the one-value rule (CAP-1) refused it.
+
 ``card_sort_key(card)`` orders cards by rank value then suit, the order used in every result.
 
 The check works on *kinds*: cards with the same value set (and the same rank-match standing)
@@ -62,7 +65,7 @@ from scorekeeper.cards import Card
 __all__ = [
     "KASINO_SCHEME", "MULLE_SCHEME", "Grouping", "ValueScheme", "can_capture", "can_sweep",
     "card_sort_key", "count_captures", "explain_failure", "face_value", "find_grouping", "is_sweep_value",
-    "kasino_scheme", "legal_captures", "maximal_captures", "mulle_scheme", "sweep_values",
+    "kasino_scheme", "legal_captures", "legal_with_mixed_values", "maximal_captures", "mulle_scheme", "sweep_values",
 ]
 
 _FACE = {"A": 1, "J": 11, "Q": 12, "K": 13}
@@ -403,11 +406,43 @@ def find_grouping(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> G
     """A grouping proving ``played`` may take exactly ``taken`` (a multiset), or None if it may not."""
     if not taken:
         return None
+    if len(taken) == 1:
+        return _single(played, taken[0], scheme)
     for v in _played_values(played, scheme):
         found = _solve_kinds(played, taken, scheme, v)
         if found is not None:
             return found
     return None
+
+
+def _single(played: Card, card: Card, scheme: ValueScheme) -> Grouping | None:
+    """The common one-card capture, answered without the search (same value order as the search)."""
+    table_values = scheme.table_values(card)
+    ranked = scheme.rank_match and card.rank == played.rank
+    for v in _played_values(played, scheme):
+        if v in table_values:
+            return Grouping(v, ((card,),), ((v,),), (False,))
+        if ranked:
+            return Grouping(v, ((card,),), ((table_values[0],),), (True,))
+    return None
+
+
+def legal_with_mixed_values(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> bool:
+    """Whether ``taken`` would split into groups if the played card could count a different value
+    for each group. Used only to explain a refusal by the one-value rule (MULLE-CAP-1, KASINO-CAP-1)."""
+    if not taken:
+        return False
+    kinds, pools = _kinds_of(played, taken, scheme)
+    packing = _Packing([len(pool) for pool in pools])
+    values = [k[0] for k in kinds]
+    merged: list[list[int]] = [[] for _ in kinds]
+    for v in _played_values(played, scheme):
+        for i, groups in enumerate(_groups_by_first(values, packing, v, scheme.max_value)):
+            merged[i].extend(g for g in groups if g not in merged[i])
+    for i, kind in enumerate(kinds):
+        if kind[1] and packing.unit(i) not in merged[i]:
+            merged[i].append(packing.unit(i))
+    return _partition(packing, merged, packing.full) is not None
 
 
 # --- Explaining a refusal ----------------------------------------------------------------------
@@ -440,15 +475,9 @@ def explain_failure(played: Card, taken: Sequence[Card], scheme: ValueScheme) ->
         return (f"{head}; {card.pretty()} counts {_values_text(scheme.table_values(card))}, "
                 f"so it cannot be taken" + ("" if scheme.rank_match else " (matching is by value only)"))
     reasons: list[str] = []
-    fitting_any: dict[Card, set[int]] = {c: set() for c in cards}
     for v in hv:
-        loners = []
-        for i, card in enumerate(cards):
-            others = cards[:i] + cards[i + 1:]
-            if _fits_some_group(card, others, played, v, scheme):
-                fitting_any[card].add(v)
-            else:
-                loners.append(card)
+        loners = [card for i, card in enumerate(cards)
+                  if not _fits_some_group(card, cards[:i] + cards[i + 1:], played, v, scheme)]
         if loners:
             listed = ", ".join(c.pretty() for c in loners)
             verb = "is" if len(loners) == 1 else "are"
@@ -459,8 +488,7 @@ def explain_failure(played: Card, taken: Sequence[Card], scheme: ValueScheme) ->
                 f"as {v}: every card fits some group making {v}, but the cards ({names}, total "
                 f"{lo if lo == hi else f'{lo}–{hi}'}) cannot all be split into separate groups of {v} "
                 f"at once; a card would have to count twice")
-    if len(hv) > 1 and all(fitting_any[c] for c in cards) and not any(
-            all(v in fitting_any[c] for c in cards) for v in hv):
+    if len(hv) > 1 and legal_with_mixed_values(played, cards, scheme):
         reasons.append(f"the played card takes one value for the whole capture, so it cannot make "
                        f"{' and '.join(str(v) for v in hv)} at the same time")
     return f"{head}. " + "; ".join(reasons)

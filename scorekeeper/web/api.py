@@ -7,12 +7,22 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from scorekeeper import service
+from scorekeeper.extensions import csrf, limiter
 from scorekeeper.live import stream as live_stream
 from scorekeeper.models import Table
 from scorekeeper.service import TableError
 from scorekeeper.web.links import join_url, watch_url
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+csrf.exempt(bp)  # the API authenticates with bearer tokens, not cookies
+
+
+def _create_limit() -> str:
+    return str(current_app.config["RATE_LIMIT_CREATE"])
+
+
+def _events_limit() -> str:
+    return str(current_app.config["RATE_LIMIT_EVENTS"])
 
 
 @bp.errorhandler(TableError)
@@ -51,6 +61,7 @@ def table_json(table: Table) -> dict[str, Any]:
 
 
 @bp.post("/tables")
+@limiter.limit(_create_limit)
 def create() -> tuple[Response, int]:
     body = _body()
     table = service.create_table(body.get("game"), body.get("players"), body.get("mode"), body.get("options"))
@@ -62,6 +73,7 @@ def create() -> tuple[Response, int]:
 
 
 @bp.post("/tables/import")
+@limiter.limit(_create_limit)
 def import_() -> tuple[Response, int]:
     table = service.import_table(_body())
     return jsonify({
@@ -77,6 +89,7 @@ def show(table_id: str) -> Response:
 
 
 @bp.post("/tables/<table_id>/events")
+@limiter.limit(_events_limit)
 def post_event(table_id: str) -> tuple[Response, int]:
     _authorised(table_id, "write")
     body = _body()

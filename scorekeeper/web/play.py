@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import service
+from scorekeeper.extensions import limiter
 from scorekeeper.service import TableError
 from scorekeeper.web import access
 from scorekeeper.web.api import sse_response
@@ -44,6 +45,7 @@ def _writer(table_id: str) -> int | None:
 
 
 @bp.post("/t/<table_id>/events")
+@limiter.limit(lambda: str(current_app.config["RATE_LIMIT_EVENTS"]))
 def post_event(table_id: str) -> WerkzeugResponse | tuple[str, int]:
     author = _writer(table_id)
     try:

@@ -21,6 +21,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import service
 from scorekeeper.engine import RULES
+from scorekeeper.extensions import limiter
 from scorekeeper.models import Table
 from scorekeeper.service import TableError
 from scorekeeper.web import access
@@ -80,6 +81,7 @@ def index() -> str:
 
 
 @bp.post("/tables")
+@limiter.limit(lambda: str(current_app.config["RATE_LIMIT_CREATE"]))
 def create() -> WerkzeugResponse | tuple[str, int]:
     form = request.form
     game = form.get("game", "")
@@ -185,6 +187,7 @@ def export(table_id: str) -> Response:
 
 
 @bp.post("/import")
+@limiter.limit(lambda: str(current_app.config["RATE_LIMIT_CREATE"]))
 def import_() -> WerkzeugResponse | tuple[str, int]:
     upload = request.files.get("file")
     try:

@@ -12,9 +12,20 @@ from hypothesis import strategies as st
 
 from scorekeeper.cards import Card, french_pack, parse_card, parse_cards
 from scorekeeper.engine.capture import (
-    KASINO_SCHEME, MULLE_SCHEME, ValueScheme, can_capture, can_sweep, count_captures,
-    explain_failure, find_grouping, is_sweep_value, kasino_scheme, legal_captures,
-    maximal_captures, mulle_scheme, sweep_values,
+    KASINO_SCHEME,
+    MULLE_SCHEME,
+    ValueScheme,
+    can_capture,
+    can_sweep,
+    count_captures,
+    explain_failure,
+    find_grouping,
+    is_sweep_value,
+    kasino_scheme,
+    legal_captures,
+    maximal_captures,
+    mulle_scheme,
+    sweep_values,
 )
 
 STRICT = mulle_scheme(strict_value=True)

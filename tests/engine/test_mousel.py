@@ -783,3 +783,15 @@ def test_state_json_during_play() -> None:
     finished = run(state, *EX2_REST[9:])
     assert R.to_json(finished)["last_tricks"][-1]["winner"] == A
     assert finished.scored and {s.what for s in finished.scored} == {"share"}
+
+
+def test_rule_book_covers_every_rule_the_engine_cites() -> None:
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    source = (root / "scorekeeper" / "engine" / "mousel.py").read_text(encoding="utf-8")
+    book = (root / "scorekeeper" / "rulebook" / "mousel.md").read_text(encoding="utf-8")
+    cited = set(re.findall(r'"(MOUSEL-[A-Z]+-[A-Z0-9-]+)"', source))
+    listed = set(re.findall(r"^\* \*\*(MOUSEL-[A-Z0-9-]+)\*\*", book, re.MULTILINE))
+    assert cited and cited <= listed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -46,7 +47,7 @@ def started(players: int = 3, muggins: list[str] | None = None, **options: Any) 
     return RULES_.apply(state, {"type": "setup", "muggins": cards})
 
 
-def position(muggins: list[list[str] | str], hands: list[tuple[list[str | None] | int, list[str]]],
+def position(muggins: Sequence[Sequence[str] | str], hands: Sequence[tuple[Sequence[str | None] | int, list[str]]],
              to_act: int = 0, **options: Any) -> MugginsState:
     """A mid-game table built directly: each hand is (draw pile top first, "?"/None = unseen or a
     count of unseen cards; discard pile bottom first)."""
@@ -61,7 +62,7 @@ def position(muggins: list[list[str] | str], hands: list[tuple[list[str | None] 
 
 
 def total(state: MugginsState) -> int:
-    return RULES_.to_json(state)["cards_total"]
+    return int(RULES_.to_json(state)["cards_total"])
 
 
 def raises(state: MugginsState, event: dict[str, Any], rule: str) -> RuleViolation:
@@ -569,9 +570,9 @@ def test_end_1_giver_emptied_by_penalty_wins() -> None:
 def test_end_2_position_repeats() -> None:
     state = position(["5S"], [(["2H"], []), (["2D"], []), (["2C"], [])])
     moves = 0
-    while not state.over:
-        card = state.hands[state.to_act].draw[0] if state.hands[state.to_act].draw else \
-            state.hands[state.to_act].discard[0]
+    while state.to_act is not None:
+        hand = state.hands[state.to_act]
+        card = hand.draw[0] if hand.draw else hand.discard[0]
         state = RULES_.apply(state, turn(str(card), OWN))
         moves += 1
     assert moves == 6 and state.stalemate is not None and state.stalemate.reason == "repeat"
@@ -584,7 +585,7 @@ def test_end_2_position_repeats() -> None:
 def test_end_2_every_pile_turned_over_twice() -> None:
     state = position(["5S"], [(["2H", "?"], []), (["KH", "KD", "?"], []), (["8D"], [])])
     unseen = iter(["8H", "2D"])
-    while not state.over:
+    while state.to_act is not None:
         hand = state.hands[state.to_act]
         slot = hand.draw[0] if hand.draw else hand.discard[0]
         state = RULES_.apply(state, turn(str(slot) if slot else next(unseen), OWN))
@@ -668,3 +669,23 @@ def test_state_json_fields() -> None:
     assert data["players"][0] == {"seat": 0, "name": "A", "draw": 16, "discard": 0, "discard_top": None,
                                   "discard_cards": [], "cards": 16, "draw_top": None, "finished": False,
                                   "place": None, "turnovers": 0}
+
+
+@pytest.mark.parametrize("key", ["one_card", "neighbour_only", "any_opponent", "play_stands", "coach",
+                                 "placings"])
+def test_every_option_is_declared_with_its_rule(key: str) -> None:
+    rule = "MUGGINS-OPT-" + key.upper().replace("_", "-")
+    assert {spec.key: spec.rule for spec in RULES_.option_specs}[key] == rule
+    with pytest.raises(SetupError) as info:
+        RULES_.new(NAMES[:3], {key: 1})
+    assert info.value.rule == rule
+    assert RULES_.to_json(RULES_.new(NAMES[:3], {key: True}))["options"][key] is True
+
+
+def test_opt_placings_last_place_fact() -> None:
+    state = position(["5S"], [(["4C"], []), (["KH", "?"], []), (0, [])], placings=True)
+    state = replace(state, placings=((2,),))
+    state = RULES_.apply(state, turn("4C", mug(0)))
+    assert state.over and state.placings == ((2,), (0,), (1,))
+    assert [(s.side, s.rule) for s in state.scored] == [(0, "MUGGINS-END-1"), (1, "MUGGINS-OPT-PLACINGS")]
+    assert RULES_.to_json(state)["players"][1]["place"] == 3

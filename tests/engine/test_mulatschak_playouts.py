@@ -20,9 +20,8 @@ from hypothesis import strategies as st
 
 from scorekeeper.cards import Card, german_pack
 from scorekeeper.engine.base import RuleViolation
-from scorekeeper.engine.mulatschak import Mulatschak, MulState, Opts, resume
+from scorekeeper.engine.mulatschak import ORDER, Mulatschak, MulState, Opts, resume
 from scorekeeper.engine.tricks import legal_cards, suit_of
-from scorekeeper.engine.mulatschak import ORDER
 
 R = Mulatschak()
 WELI = Card("W", "")
@@ -45,10 +44,12 @@ class Table:
         self.entered: set[int] = set()
         self.illegal: set[tuple[int, int]] = set()
         self.confirmed: set[int] = set()
+        self.proposed: set[tuple[int, int]] = set()
 
     # -- plumbing --
     def send(self, event: dict[str, Any]) -> None:
         self.state = R.apply(self.state, event)
+        self.proposed |= {(prop.player, prop.trick) for prop in self.state.proposals}
 
     def js(self) -> dict[str, Any]:
         return R.to_json(self.state)
@@ -108,7 +109,7 @@ class Table:
         cutter = d["cutter"]
         pack = sorted(german_pack(with_sixes=self.opts.pack36))
         rnd.shuffle(pack)
-        self.entered, self.illegal, self.confirmed = set(), set(), set()
+        self.entered, self.illegal, self.confirmed, self.proposed = set(), set(), set(), set()
         self.discards = []
         weli_to = None
         roll = rnd.random()
@@ -231,11 +232,12 @@ class Table:
         if trump == "S" and Card("7", "S") in hand and opts.exch_limit >= 4 and avail + 4 * extra >= 6:
             choices += ["seven"] * 2
         kind = rnd.choice(choices)
-        self.entered.discard(p)
+        if kind != "normal":
+            self.entered.discard(p)
         if kind == "normal":
             count = rnd.randint(0, min(5, avail, opts.exch_limit))
-            if count == 0 and p in d["hands_entered"] and d["hands_entered"][p]:
-                self.entered.add(p)
+            if count:
+                self.entered.discard(p)
             self.throw(p, rnd.sample(hand, count))
             for _ in range(count):
                 hand.append(self.draw())
@@ -355,7 +357,7 @@ def as_tally_event(row: dict[str, Any], opts: Opts) -> dict[str, Any]:
         "trump": row["trump"], "home": row["home"], "tricks": row["tricks"], "revokes": row["revokes"],
         "causes": [c for c in row["causes"] if c != "hearts"],
     }
-    if row["bid"] == 5 and not row["made"] and opts.muli_breaker:
+    if row["bid"] == 5 and row["breaker"] is not None and opts.muli_breaker:
         event["breaker"] = row["breaker"]
     return event
 
@@ -393,8 +395,7 @@ def test_random_games(n: int, options: dict[str, Any], seed: int, low: bool) -> 
             assert set(row["revokes"]) == table.confirmed
             assert row["changes"] == expected_changes(opts, row, n)
             # every deliberate revoke was proposed, and nothing else
-            proposed = {(x.player, x.trick) for x in _proposals_of_last_deal(table)}
-            assert proposed == table.illegal
+            assert table.proposed == table.illegal
         low_score = min(data["scores"])
         assert data["over"] == (low_score <= 0)
         if data["over"]:
@@ -414,11 +415,3 @@ def test_random_games(n: int, options: dict[str, Any], seed: int, low: bool) -> 
     assert R.to_json(tally)["sheet"] == sheet
     assert R.to_json(tally)["winner"] == table.js()["winner"]
 
-
-class _Seen:
-    def __init__(self, player: int, trick: int) -> None:
-        self.player, self.trick = player, trick
-
-
-def _proposals_of_last_deal(table: Table) -> list[_Seen]:
-    return table.last_proposals  # type: ignore[attr-defined,no-any-return]

@@ -44,7 +44,8 @@ def need_postgres() -> None:
 def make_app(url: str, **extra: Any) -> Flask:
     cache.clear()
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "PUBLIC_URL": "http://192.0.2.10:5000",
-                      "SECRET_KEY": "test", "TESTING_NO_LISTENER": True, **extra})
+                      "SECRET_KEY": "test", "TESTING_NO_LISTENER": True,
+                      "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False, **extra})
     with app.app_context():
         db.create_all()
     return app
