@@ -74,6 +74,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.web import register
 
     register(app)
+    from scorekeeper import commands
+
+    commands.register(app)
 
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql") and not app.config.get("TESTING_NO_LISTENER"):
         from scorekeeper.live import start_pg_listener

@@ -49,6 +49,7 @@ def from_env(instance: Path) -> dict[str, Any]:
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATE_LIMIT_CREATE": os.environ.get("RATE_LIMIT_CREATE", "30 per hour;5 per minute"),
         "RATE_LIMIT_EVENTS": os.environ.get("RATE_LIMIT_EVENTS", "600 per minute"),
+        "TABLE_EXPIRY_DAYS": int(os.environ.get("TABLE_EXPIRY_DAYS", "30")),
         "SSE_PING_SECONDS": 15.0,
         "SSE_MAX_SECONDS": 600.0,
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.engine.base import MalformedEvent, NotationError, RuleViolation, SetupError
+from scorekeeper.engine.kasino import Kasino
 from scorekeeper.engine.mousel import Mousel
 from scorekeeper.engine.muggins import Muggins
 from scorekeeper.engine.mulatschak import Mulatschak
@@ -19,6 +20,7 @@ def _register(rules: Any) -> None:
 
 
 _register(ScorePad())
+_register(Kasino())
 _register(Muggins())
 _register(Mulatschak())
 _register(Mousel())

@@ -451,11 +451,11 @@ class Kasino(BaseRules):
         return handler(self, state, event)
 
     def _draw_dealer(self, s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
-        if s.phase != "setup" or (s.draw is not None and s.draw.dealer is not None):
-            raise RuleViolation("KASINO-DEAL-1", "the first dealer has already been found")
         raw = event.get("cards")
         if not isinstance(raw, list) or len(raw) != len(s.players):
             raise MalformedEvent(f"'cards' must list one card (or null) per player, {len(s.players)} in all", event)
+        if s.phase != "setup" or (s.draw is not None and s.draw.dealer is not None):
+            raise RuleViolation("KASINO-DEAL-1", "the first dealer has already been found")
         drawers = s.draw.tied if s.draw is not None else tuple(range(len(s.players)))
         cards: list[Card | None] = [None if item is None else parse_card(item) for item in raw]
         given = tuple(i for i, c in enumerate(cards) if c is not None)

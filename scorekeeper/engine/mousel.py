@@ -241,24 +241,67 @@ class EndReport:
 
 
 @dataclass(frozen=True, slots=True)
-class MouselState:
-    players: tuple[str, ...]
-    opts: Opts
-    mode: Mode
+class Session:
+    """What outlives a deal: the ledger, who is still at the table, the sheet."""
+
     book: Book
     status: tuple[Status, ...]
     next_dealer: int | None = None  # None until the first deal names (or defaults) one
     deals: int = 0  # deals started, void ones included
-    deal: Deal | None = None
-    # The tricks of the deal on; kept beside ``deal`` rather than in it so that a card played
-    # rebuilds two small objects, not three (replay speed, see ``_evolve``).
-    play: Play | None = None
     sheet: tuple[Settlement, ...] = ()
     history: tuple[tuple[int, int, tuple[int, ...]], ...] = ()  # (deal, pot, balances)
     pot_payers: tuple[int, ...] = ()  # penalties now in the pot, per seat (MOUSEL-OPT-END-REFUND)
     last_announced: bool = False
     end: EndReport | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MouselState:
+    # Few fields on purpose: a card played rebuilds this object and ``play`` only (see ``_evolve``).
+    players: tuple[str, ...]
+    opts: Opts
+    mode: Mode
+    session: Session
+    deal: Deal | None = None
+    # The tricks of the deal on (kept after it, until the next deal, for the screens).
+    play: Play | None = None
     scored: tuple[Scored, ...] = ()
+
+    @property
+    def book(self) -> Book:
+        return self.session.book
+
+    @property
+    def status(self) -> tuple[Status, ...]:
+        return self.session.status
+
+    @property
+    def next_dealer(self) -> int | None:
+        return self.session.next_dealer
+
+    @property
+    def deals(self) -> int:
+        return self.session.deals
+
+    @property
+    def sheet(self) -> tuple[Settlement, ...]:
+        return self.session.sheet
+
+    @property
+    def history(self) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+        return self.session.history
+
+    @property
+    def pot_payers(self) -> tuple[int, ...]:
+        return self.session.pot_payers
+
+    @property
+    def last_announced(self) -> bool:
+        return self.session.last_announced
+
+    @property
+    def end(self) -> EndReport | None:
+        return self.session.end
 
     @property
     def over(self) -> bool:
@@ -316,6 +359,18 @@ def _evolve(obj: _T, **changes: Any) -> _T:
     for name, value in changes.items():
         values[index[name]] = value
     return cls(*values)
+
+
+_STATE_FIELDS = frozenset({"players", "opts", "mode", "session", "deal", "play", "scored"})
+
+
+def _with(state: MouselState, **changes: Any) -> MouselState:
+    """The state with ``changes``; session fields (``book``, ``status``, …) go to the session."""
+    session_changes = {k: v for k, v in changes.items() if k not in _STATE_FIELDS}
+    if session_changes:
+        changes = {k: v for k, v in changes.items() if k in _STATE_FIELDS}
+        changes["session"] = _evolve(state.session, **session_changes)
+    return _with(state, **changes)
 
 
 def _after(ring: Sequence[int], seat: int) -> int:
@@ -493,8 +548,8 @@ class Mousel(BaseRules):
         book = Book.opening(n)
         seated: Status = "in"
         status: tuple[Status, ...] = (seated,) * n
-        return MouselState(tuple(players), opts, mode, book, status,
-                           history=((0, 0, book.balances),), pot_payers=(0,) * n)
+        session = Session(book, status, history=((0, 0, book.balances),), pot_payers=(0,) * n)
+        return MouselState(tuple(players), opts, mode, session)
 
     # ---- events
 
@@ -568,7 +623,7 @@ def _on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     deal = Deal(number=number, dealer=dealer, ring=ring, pot=book.pot, last=last, phase="turn_up",
                 stock=state.opts.pack_size - n * n)
     scored = tuple(Scored(seat, -1, "ante", "MOUSEL-DEAL-1") for seat in ring)
-    return _evolve(state, book=book, deal=deal, play=None, deals=number, next_dealer=dealer,
+    return _with(state, book=book, deal=deal, play=None, deals=number, next_dealer=dealer,
                    last_announced=state.last_announced or last, scored=scored)
 
 
@@ -583,7 +638,7 @@ def _on_leave(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     next_dealer = state.next_dealer
     if next_dealer == player:  # the deal passes on to the next player still at the table
         next_dealer = _next_seated(status, player)
-    return _evolve(state, status=status, next_dealer=next_dealer, scored=())
+    return _with(state, status=status, next_dealer=next_dealer, scored=())
 
 
 def _on_end(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -617,7 +672,7 @@ def _finish(state: MouselState, number: int) -> MouselState:
     transfers = tuple(settle_up(list(book.balances) + [book.pot]))
     report = EndReport(tuple(paid), book.pot, standings, transfers)
     scored = tuple(Scored(seat, amount, "end split", "MOUSEL-END-2") for seat, amount in enumerate(paid) if amount)
-    return _evolve(state, book=book, end=report, deal=None, play=None, scored=scored)
+    return _with(state, book=book, end=report, deal=None, play=None, scored=scored)
 
 
 # --- Handlers: the turn-up --------------------------------------------------------------------
@@ -637,7 +692,7 @@ def _on_look(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         raise RuleViolation("MOUSEL-TRUMP-1", "only the dealer's look matters: the others look at once")
     if deal.looked:
         raise RuleViolation("MOUSEL-TRUMP-1", "the dealer has already looked at his hand")
-    return _evolve(state, deal=_evolve(deal, looked=True, looked_by_event=True, blind=False), scored=())
+    return _with(state, deal=_evolve(deal, looked=True, looked_by_event=True, blind=False), scored=())
 
 
 def _on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -654,7 +709,7 @@ def _on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     offer = deal.ring
     new = _evolve(deal, phase="offer", stock=deal.stock - 1, turns=deal.turns + 1, turned=card,
                   blind=blind, offer=offer)
-    return _evolve(state, deal=new, scored=())
+    return _with(state, deal=new, scored=())
 
 
 def _on_take(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -667,7 +722,7 @@ def _on_take(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     new = _evolve(deal, phase="exchange", taker=taker, trump_card=deal.turned, turned=None, blind=False,
                   offer=(), must_play=o_seat, order=order,
                   looked=deal.looked or player == deal.dealer)
-    return _evolve(state, deal=new, scored=())
+    return _with(state, deal=new, scored=())
 
 
 def _check_offer_turn(state: MouselState, deal: Deal, player: int, *, taking: bool) -> None:
@@ -713,16 +768,16 @@ def _on_refuse(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         # The dealer passes on the blind take (by saying so, or by letting the offer go round).
         new = _evolve(deal, blind=False, looked=True)
         if player == deal.dealer:
-            return _evolve(state, deal=new, scored=())
+            return _with(state, deal=new, scored=())
         deal = new
     offer = deal.offer[1:]
     if offer:
-        return _evolve(state, deal=_evolve(deal, offer=offer), scored=())
+        return _with(state, deal=_evolve(deal, offer=offer), scored=())
     set_aside = deal.set_aside + (turned,)
     if deal.stock == 0:
         return _void(state, _evolve(deal, set_aside=set_aside, turned=None, offer=()))
     new = _evolve(deal, phase="turn_up", turned=None, offer=(), set_aside=set_aside, looked=True)
-    return _evolve(state, deal=new, scored=())
+    return _with(state, deal=new, scored=())
 
 
 def _decision_order(ring: tuple[int, ...], dealer: int, taker: int,
@@ -760,11 +815,11 @@ def _after_deal(state: MouselState, deal: Deal, book: Book, row: Settlement,
                   next_pot=book.pot + seated_after)
     history = state.history + ((deal.number, book.pot, book.balances),)
     # ``play`` stays until the next deal so the screens can still show the last tricks
-    new = _evolve(state, book=book, deal=None, status=status, sheet=state.sheet + (row,), history=history,
+    new = _with(state, book=book, deal=None, status=status, sheet=state.sheet + (row,), history=history,
                   next_dealer=_next_seated(status, deal.dealer), pot_payers=pot_payers, scored=scored)
     if seated_after < 2 or (deal.last and state.opts.end_lastdeal):
         ended = _finish(new, deal.number)
-        return _evolve(ended, scored=scored + ended.scored)
+        return _with(ended, scored=scored + ended.scored)
     return new
 
 
@@ -811,7 +866,7 @@ def _on_exchange(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         stock, pile, reshuffles = stock + pile, 0, reshuffles + 1
     new = _evolve(deal, stock=stock - count, pile=pile + count, reshuffles=reshuffles,
                   decisions=deal.decisions + ((player, count),))
-    return _evolve(state, deal=_after_decision(new), scored=())
+    return _with(state, deal=_after_decision(new), scored=())
 
 
 def _on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -828,7 +883,7 @@ def _on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:
             rule = "MOUSEL-OPT-LAST-IN-ORDER" if state.opts.last_in_order else "MOUSEL-EXCH-3"
             raise RuleViolation(rule, f"everyone else has folded, so {name} must play against the taker")
     new = _evolve(deal, decisions=deal.decisions + ((player, None),))
-    return _evolve(state, deal=_after_decision(new), scored=())
+    return _with(state, deal=_after_decision(new), scored=())
 
 
 def _after_decision(deal: Deal) -> Deal:
@@ -850,7 +905,7 @@ def _on_discard(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     count = len(state.players)
     play = Play(active=active, leader=deal.taker, won=(0,) * count, failed=(frozenset(),) * count)
     new = _evolve(deal, phase="play", pile=deal.pile + 1)
-    return _evolve(state, deal=new, play=play, scored=())
+    return _with(state, deal=new, play=play, scored=())
 
 
 # --- Handlers: tricks -------------------------------------------------------------------------
@@ -893,9 +948,9 @@ def _on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         trick = len(tricks) + (1 if current else 0)
         new = _evolve(new, proposals=new.proposals + (_trumpcard_proposal(state, deal, trick, card, new),))
     if len(tricks) < deal.n:
-        return _evolve(state, play=new, scored=())
+        return _with(state, play=new, scored=())
     if any(p.status == "pending" for p in new.proposals):
-        return _evolve(state, deal=_evolve(deal, phase="review"), play=new, scored=())
+        return _with(state, deal=_evolve(deal, phase="review"), play=new, scored=())
     return _settle(state, deal, new)
 
 
@@ -955,14 +1010,14 @@ def _on_verdict(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     new = _evolve(play, proposals=proposals)
     if deal.phase == "review" and not any(p.status == "pending" for p in proposals):
         return _settle(state, deal, new)
-    return _evolve(state, play=new, scored=())
+    return _with(state, play=new, scored=())
 
 
 # --- Settlement -------------------------------------------------------------------------------
 
 def _settle(state: MouselState, deal: Deal, play: Play) -> MouselState:
     revokers = tuple(sorted({p.player for p in play.proposals if p.status == "confirmed"}))
-    return _settle_tricks(_evolve(state, play=play), deal, play.active, deal.folded, play.won, revokers)
+    return _settle_tricks(_with(state, play=play), deal, play.active, deal.folded, play.won, revokers)
 
 
 def _settle_tricks(state: MouselState, deal: Deal, active: tuple[int, ...], folded: tuple[int, ...],
@@ -1025,7 +1080,7 @@ def _on_deal_result(state: MouselState, event: Mapping[str, Any]) -> MouselState
             raise RuleViolation("MOUSEL-OPT-DEALER-MUST-TAKE", "the dealer must take the last card: no void deals")
         book = _antes(state, number, ring)
         deal = Deal(number=number, dealer=dealer, ring=ring, pot=book.pot, last=last, phase="turn_up", stock=0)
-        started = _evolve(state, book=book, deals=number, last_announced=state.last_announced or last)
+        started = _with(state, book=book, deals=number, last_announced=state.last_announced or last)
         return _void(started, deal)
     taker = int_field(event, "taker", minimum=0, maximum=count - 1)
     tricks_raw = event.get("tricks")
@@ -1055,7 +1110,7 @@ def _on_deal_result(state: MouselState, event: Mapping[str, Any]) -> MouselState
     book = _antes(state, number, ring)
     deal = Deal(number=number, dealer=dealer, ring=ring, pot=book.pot, last=last, phase="review", stock=0,
                 taker=taker)
-    started = _evolve(state, book=book, deals=number, last_announced=state.last_announced or last)
+    started = _with(state, book=book, deals=number, last_announced=state.last_announced or last)
     return _settle_tricks(started, deal, active, folded, tricks, revokers)
 
 

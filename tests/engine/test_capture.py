@@ -23,6 +23,7 @@ from scorekeeper.engine.capture import (
     is_sweep_value,
     kasino_scheme,
     legal_captures,
+    legal_with_mixed_values,
     maximal_captures,
     mulle_scheme,
     sweep_values,
@@ -284,3 +285,12 @@ def test_listing_matches_reference(played: Card, table: list[Card], scheme: Valu
     for capture in expected:
         bigger = [m for m in expected if m != capture and not (Counter(capture) - Counter(m))]
         assert (capture in maxima) == (not bigger)
+
+
+def test_one_value_rule_is_detected() -> None:
+    played, taken = parse_card("10D"), cards("4H 6C 9D 7S")
+    assert find_grouping(played, taken, MULLE_SCHEME) is None
+    assert legal_with_mixed_values(played, taken, MULLE_SCHEME)
+    assert not legal_with_mixed_values(parse_card("10H"), cards("8C 8D 4H"), MULLE_SCHEME)
+    assert not legal_with_mixed_values(played, [], MULLE_SCHEME)
+    assert "one value for the whole capture" in explain_failure(played, taken, MULLE_SCHEME)

@@ -189,7 +189,7 @@ def test_ex6_leftover_after_a_player_leaves() -> None:
     assert played.deal is not None and played.deal.n == 3 and played.deal.stock == 32 - 9 - 1
     # The hypothetical: a carried pot of 8 instead of 24.
     book = state.book.post([Entry(3, "share", POT, B, 16, "TEST", "hypothetical")])
-    state = dataclasses.replace(state, book=book)
+    state = dataclasses.replace(state, session=dataclasses.replace(state.session, book=book))
     tallied = dataclasses.replace(state, mode="tally")
     after = run(tallied, tally(A, [2, 1, 0, 0], dealer=D))
     row = after.sheet[-1]

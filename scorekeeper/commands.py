@@ -1,0 +1,38 @@
+"""``flask expire-tables``: forget tables nobody has touched for a while.
+
+Cron, nightly at 04:10 (documented in README and SECURITY.md):
+``10 4 * * * cd /srv/scorekeeper && .venv/bin/flask --app scorekeeper expire-tables``
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import click
+from flask import Flask, current_app
+from sqlalchemy import delete, select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Event, Seat, Table, utcnow
+
+
+def expire_tables(days: int) -> int:
+    """Delete every table (with its seats and events) inactive for more than ``days`` days."""
+    cutoff = utcnow() - timedelta(days=days)
+    stale = list(db.session.execute(select(Table.id).where(Table.updated_at < cutoff)).scalars())
+    for chunk in range(0, len(stale), 500):
+        ids = stale[chunk:chunk + 500]
+        db.session.execute(delete(Event).where(Event.table_id.in_(ids)))
+        db.session.execute(delete(Seat).where(Seat.table_id.in_(ids)))
+        db.session.execute(delete(Table).where(Table.id.in_(ids)))
+    db.session.commit()
+    return len(stale)
+
+
+def register(app: Flask) -> None:
+    @app.cli.command("expire-tables")
+    @click.option("--days", type=int, default=None, help="inactive days (default: TABLE_EXPIRY_DAYS, 30)")
+    def expire_command(days: int | None) -> None:
+        """Delete tables inactive for more than N days."""
+        limit = days if days is not None else int(current_app.config["TABLE_EXPIRY_DAYS"])
+        click.echo(f"expired {expire_tables(limit)} table(s) inactive for more than {limit} days")
