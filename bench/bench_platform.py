@@ -83,7 +83,7 @@ class Server:
 
 
 @contextmanager
-def serve(threads: int = 32) -> Iterator[Server]:
+def serve(threads: int = 32, app_spec: str = "scorekeeper:create_app()") -> Iterator[Server]:
     """gunicorn on a free loopback port with a throwaway SQLite file; stopped (SIGTERM) on exit."""
     workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
     port = free_port()
@@ -112,7 +112,7 @@ def serve(threads: int = 32) -> Iterator[Server]:
             # one worker of `threads` threads on the loopback port.
             [str(BIN / "gunicorn"), "--config", "gunicorn.conf.py", "-k", "gthread", "--threads", str(threads),
              "-w", "1", "--no-control-socket", "--graceful-timeout", "3", "-b", f"{HOST}:{port}",
-             "scorekeeper:create_app()"],
+             app_spec],
             cwd=ROOT, env=env, stdout=log, stderr=log)
         deadline = time.monotonic() + 30
         while True:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
 import secrets
 import threading
 from collections import OrderedDict
@@ -22,6 +23,8 @@ from scorekeeper.engine import RULES
 from scorekeeper.engine.base import MODES, MalformedEvent, NotationError, RuleViolation, SetupError
 from scorekeeper.extensions import db
 from scorekeeper.models import Event, Seat, Table, utcnow
+
+logger = logging.getLogger(__name__)
 
 MAX_NAME = 40
 MAX_EVENT_BYTES = 8_000
@@ -47,6 +50,11 @@ def bad_request(message: str) -> TableError:
     return TableError(400, "bad_request", message)
 
 
+# An engine that trips over a strange payload (a list where a card was expected, …) must not
+# take the table down: the request is refused as malformed and the bug is logged.
+ENGINE_SLIPS = (TypeError, KeyError, IndexError, AttributeError, ValueError, RecursionError)
+
+
 def from_engine(exc: Exception, **extra: Any) -> TableError:
     if isinstance(exc, NotationError):
         return TableError(400, "bad_notation", exc.reason, **extra)
@@ -56,6 +64,9 @@ def from_engine(exc: Exception, **extra: Any) -> TableError:
         return TableError(422, "unsupported", exc.message, exc.rule, **extra)
     if isinstance(exc, RuleViolation):
         return TableError(422, "illegal_move", exc.message, exc.rule, **extra)
+    if isinstance(exc, ENGINE_SLIPS):
+        logger.exception("engine error on an event")
+        return TableError(400, "malformed_event", f"this event cannot be read ({type(exc).__name__})", **extra)
     raise exc
 
 
@@ -289,7 +300,7 @@ def record(table_id: str, event: Any, expected_seq: Any = None, author: int | No
         snap = snapshot(table)
         try:
             state = rules_for(table).apply(snap.state, payload)
-        except (RuleViolation, MalformedEvent, NotationError) as exc:
+        except (RuleViolation, *ENGINE_SLIPS) as exc:
             db.session.rollback()
             raise from_engine(exc, seq=table.head_seq) from exc
         seq = table.head_seq + 1
@@ -416,7 +427,7 @@ def import_table(data: Any) -> Table:
     for payload in stack:
         try:
             state = rules.apply(state, payload)
-        except (RuleViolation, MalformedEvent, NotationError) as exc:
+        except (RuleViolation, *ENGINE_SLIPS) as exc:
             number = next(i for i, (p, _) in enumerate(payloads, start=1) if p is payload)
             err = from_engine(exc)
             raise TableError(err.status, err.code, f"event {number}: {err.message}", err.rule) from exc

@@ -9,6 +9,7 @@ from scorekeeper.engine.kasino import Kasino
 from scorekeeper.engine.mousel import Mousel
 from scorekeeper.engine.muggins import Muggins
 from scorekeeper.engine.mulatschak import Mulatschak
+from scorekeeper.engine.mulle import Mulle
 from scorekeeper.engine.scorepad import ScorePad
 
 # Each game module adds itself here; the order is the order of the "new table" form.
@@ -24,5 +25,6 @@ _register(Kasino())
 _register(Muggins())
 _register(Mulatschak())
 _register(Mousel())
+_register(Mulle())
 
 __all__ = ["RULES", "MalformedEvent", "NotationError", "RuleViolation", "SetupError"]

@@ -677,13 +677,11 @@ class Mulatschak(BaseRules):
             trump = first.suit
             if named is not None and named != trump:
                 raise RuleViolation("MULAT-TRUMP-2", f"the face-up {first} makes {SUIT_NAMES[trump]} trumps")
-        deal = replace(deal, trump=trump)
+        deal = replace(_forget_hand(deal, player), trump=trump)
         new = _deal_face_up(state, deal, player, face_up, thrown=5, rule="MULAT-TRUMP-2", trump_first=True)
         new = replace(new, exchanges=new.exchanges + (
             Exchange(player, "trump", 5, 5 + len(face_up), tuple(face_up)),))
-        hands = list(new.hands)
-        hands[player] = None
-        return self._after_trump(state, replace(new, hands=tuple(hands)))
+        return self._after_trump(state, new)
 
     def _after_trump(self, state: MulState, deal: Deal) -> MulState:
         n = state.n
@@ -784,10 +782,10 @@ class Mulatschak(BaseRules):
             if not 0 <= count <= 5:
                 raise RuleViolation("MULAT-EXCH-3", f"exchange 0 to 5 cards, not {count}")
             _check_limit(state, count)
-            new = _throw_and_draw(state, deal, count, count, "MULAT-EXCH-9")
+            # An entered hand is forgotten before drawing: a reshuffle must not trust it any more.
+            base = _forget_hand(deal, player) if count else deal
+            new = _throw_and_draw(state, base, count, count, "MULAT-EXCH-9")
             new = replace(new, exchanges=new.exchanges + (Exchange(player, "normal", count, count),))
-            if count:
-                new = _forget_hand(new, player)
         elif kind == "sight":
             new = self._sight(state, deal, player, event)
         elif kind == "bridge":
@@ -811,7 +809,7 @@ class Mulatschak(BaseRules):
         card = _card(event, "card", state.opts)
         keep = _bool(event, "keep", None)
         need = 1 if keep else 2
-        thrown = replace(deal, discards=deal.discards + 1)
+        thrown = replace(_forget_hand(deal, player), discards=deal.discards + 1)
         if _available(state, thrown) < need:
             if need == 2 and _available(state, thrown) == 1:
                 raise RuleViolation("MULAT-EXCH-4", "only one stock card is left: the face-up card must be kept")
@@ -823,8 +821,7 @@ class Mulatschak(BaseRules):
         else:
             # Thrown away before the next card is dealt, so a reshuffle may bring it back.
             new = _take(state, replace(new.with_owner(card, -1), discards=new.discards + 1), 1)
-        new = replace(new, exchanges=new.exchanges + (Exchange(player, "sight", 1, need, (card,), keep),))
-        return _forget_hand(new, player)
+        return replace(new, exchanges=new.exchanges + (Exchange(player, "sight", 1, need, (card,), keep),))
 
     def _sau_or_seven(self, state: MulState, deal: Deal, player: int, kind: str) -> Deal:
         trump = deal.trump
@@ -842,14 +839,13 @@ class Mulatschak(BaseRules):
         entered = deal.current_hand(player)
         if entered is not None and keep not in entered:
             raise RuleViolation(rule, f"player {player} does not hold {keep}", card=str(keep))
-        thrown = replace(deal, discards=deal.discards + 4)
+        thrown = replace(_forget_hand(deal, player), discards=deal.discards + 4)
         if _available(state, thrown) < draw:
             raise RuleViolation("MULAT-EXCH-9", f"this exchange needs {draw} stock cards; "
                                 f"{_available(state, deal)} left", stock=_available(state, deal))
         new = _take(state, thrown, draw)
         new = replace(new, discards=new.discards + extra).with_owner(keep, player)
-        new = replace(new, exchanges=new.exchanges + (Exchange(player, kind, 4, draw, (keep,)),))
-        return _forget_hand(new, player)
+        return replace(new, exchanges=new.exchanges + (Exchange(player, kind, 4, draw, (keep,)),))
 
     def _bridge_cards(self, state: MulState, event: Mapping[str, Any]) -> MulState:
         deal, player = self._exchange_turn(state, event, serving=True)
@@ -1032,10 +1028,11 @@ class Mulatschak(BaseRules):
         if "knock" in causes and state.opts.no_knock:
             raise RuleViolation("MULAT-OPT-NO-KNOCK", "knocking is not allowed at this table")
         breaker: int | None = None
-        made_muli = bid == 5 and tricks[declarer] == 5
-        if bid == 5 and not made_muli and state.opts.muli_breaker:
+        failed_muli = bid == 5 and tricks[declarer] != 5
+        if event.get("breaker") is not None or (failed_muli and state.opts.muli_breaker):
+            # Needed to score a failed Muli under MULAT-OPT-MULI-BREAKER; otherwise only noted.
             breaker = int_field(event, "breaker", minimum=0, maximum=n - 1)
-            if breaker == declarer or not tricks[breaker]:
+            if not failed_muli or breaker == declarer or not tricks[breaker]:
                 raise RuleViolation("MULAT-SCORE-4", "the breaker is an opponent who took the first trick the "
                                     "declarer lost")
         collapses = causes.count("collapse")
@@ -1317,8 +1314,11 @@ def _book(state: MulState, number: int, dealer: int, declarer: int, contract: in
     next_dealer = (dealer + 1) % n
     after = replace(state, scores=totals, sheet=state.sheet + (row,), dealer=next_dealer, winner=winner,
                     proposals=(), scored=scored)
-    if state.mode == "tally" or winner:
-        return replace(after, deal=None if state.mode == "tally" else state.deal)
+    if state.mode == "tally":
+        return replace(after, deal=None)
+    if winner:
+        assert state.deal is not None
+        return replace(after, deal=replace(state.deal, phase="over", to_act=None))
     return replace(after, deal=_fresh_deal(after, number + 1, next_dealer, 0))
 
 

@@ -134,3 +134,10 @@ def games() -> Response:
                       "choices": list(o.choices)} for o in r.option_specs]}
         for r in RULES.values()
     ]})
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    from scorekeeper.web.openapi import document
+
+    return jsonify(document())

@@ -95,10 +95,8 @@ def preview(table_id: str) -> tuple[str, int]:
         after = rules.apply(snap.state, event)
     except TableError as exc:
         result["message"] = exc.message
-    except Exception as exc:  # noqa: BLE001 - engine errors are shown, never raised, in a dry run
-        err = service.from_engine(exc) if isinstance(exc, (ValueError, service.RuleViolation)) else None
-        if err is None:
-            raise
+    except (service.RuleViolation, *service.ENGINE_SLIPS) as exc:
+        err = service.from_engine(exc)
         result.update(message=err.message, rule=err.rule)
     else:
         result.update(ok=True, scored=[s.to_json() for s in getattr(after, "scored", ())],

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from itertools import combinations
 from typing import Any
 
 import pytest
 
 from scorekeeper.cards import Card, NotationError, parse_cards
 from scorekeeper.engine.base import MalformedEvent, RuleViolation, SetupError
+from scorekeeper.engine.capture import find_grouping, sweep_values
 from scorekeeper.engine.kasino import PACK, Kasino, KasinoState
 from tests.engine.test_kasino_playouts import Sim
 
@@ -96,6 +98,8 @@ def test_comp_2_player_count(n: int) -> None:
     (3, {"misar_strict": True}, "KASINO-OPT-MISAR-STRICT"),
     (3, {"variant": "drag", "misar_penalty_b": True}, "KASINO-OPT-MISAR-PENALTY-B"),
     (3, {"sistan": "yes"}, "KASINO-OPT-SISTAN"),
+    (3, {"fixed": 1}, "KASINO-VAR-FIXED"),
+    (3, {"draw_ace_low": "low"}, "KASINO-AMB-1"),
 ])
 def test_unsupported_option_combinations(n: int, options: dict[str, Any], rule: str) -> None:
     with pytest.raises(SetupError) as info:
@@ -328,7 +332,8 @@ def test_legal_captures(tv: str, table: str, card: str, taken: str, options: dic
 def test_tv_8_both_values_of_lillan_take_two_aces() -> None:
     s = at_table(dealt(3), "AC AD")
     options = K.captures_for(s, "2S")["captures"]
-    assert ["AC", "AD"] in [o["capture"] for o in options]
+    assert [sorted(o["capture"]) for o in options] == [["AC", "AD"]]
+    assert {2, 15} <= sweep_values(s.table, s.cfg.scheme)  # 1 + 1 and 14 + 1
 
 
 def test_tv_12_groups_are_found_by_the_engine() -> None:
@@ -512,7 +517,9 @@ def test_mis_5_the_next_deal_waits_for_pending_penalties() -> None:
             sim.give_round()
         player, card, capture = sim.choose()
         sim.hands[player].remove(card)
-        sim.apply({"type": "play", "player": player, "card": str(card), "capture": [str(c) for c in capture]})
+        # K.apply, not sim.apply: the EX-3 position was set by hand, so the pack count is off.
+        sim.state = K.apply(state, {"type": "play", "player": player, "card": str(card),
+                                    "capture": [str(c) for c in capture]})
     end = sim.state
     assert end.phase == "settling"
     assert refused(end, {"type": "deal", "table": "5D 9S KH AC"}).rule == "KASINO-MIS-5"
@@ -703,6 +710,8 @@ def test_ex_1_score_1_score_2_two_player_deal() -> None:
     assert end.scores == (8, 5)
     summary = K.to_json(end)["summary"]
     cats = {c["what"]: c for c in summary["categories"]}
+    assert cats["most_cards"]["rule"] == cats["most_spades"]["rule"] == "KASINO-SCORE-1"
+    assert {f.rule for f in end.scored} >= {"KASINO-SCORE-1", "KASINO-COMP-4", "KASINO-TURN-5"}
     assert cats["most_cards"]["winner"] == 0 and cats["most_spades"]["points"] == [2, 0]
     assert cats["storan"]["winner"] == 0 and cats["lillan"]["winner"] == 1
     assert cats["aces"]["points"] == [2, 2] and cats["tabbes"]["points"] == [1, 2]
@@ -827,6 +836,7 @@ def test_tally_all_empty_piles_is_the_no_capture_deal() -> None:
 
 def test_tally_malformed_piles() -> None:
     s = new(2, "tally")
+    bad: dict[str, Any]
     for bad in ({"type": "deal_result", "sides": [tally_pile(52, 13, True, True, 4)]},
                 {"type": "deal_result", "sides": [{"cards": -1}, {}]},
                 {"type": "deal_result", "sides": [{"cards": 26, "storan": "yes"}, {}]},
@@ -859,10 +869,10 @@ def _tabbe_in_last_round(**options: Any) -> KasinoState:
     s = sim.state
     assert s.is_last_round
     free = [Card.parse(c) for c in unseen_cards(s)]
-    card, target = next((a, b) for a in free for b in free
-                        if a != b and a.rank == b.rank and a.rank not in ("A", "2", "10"))
-    s = replace(s, table=(target,), seen=s.seen | {target})
-    return play(s, s.to_act or 0, str(card), str(target))
+    card, table = next((a, t) for a in free for t in combinations([c for c in free if c != a], 2)
+                       if find_grouping(a, t, s.cfg.scheme))
+    s = replace(s, table=table, seen=s.seen | set(table))
+    return play(s, s.to_act or 0, str(card), " ".join(map(str, table)))
 
 
 @pytest.mark.parametrize("variant", [{}, {"variant": "drag"}])

@@ -131,8 +131,8 @@ class Sim:
             if sweepers and (cfg.strict or self.rng.random() < 0.7):
                 card = self.rng.choice(sweepers)
         if cfg.forced_capture:
-            by = "count" if cfg.misar and cfg.maxcount else "inclusion"
-            best = maximal_captures(card, s.table, cfg.scheme, by=by)
+            best = maximal_captures(card, s.table, cfg.scheme,
+                                    by="count" if cfg.misar and cfg.maxcount else "inclusion")
             if cfg.penalty_b and self.rng.random() < 0.3:
                 best = legal_captures(card, s.table, cfg.scheme) or best
             capture = list(self.rng.choice(best)[0]) if best else []
@@ -251,6 +251,7 @@ def check_deal_end(sim: Sim) -> None:
             assert max(s.scores) < TARGET
         if s.phase == "over":
             top = max(s.scores)
+            assert s.winner is not None
             winners = s.winner if isinstance(s.winner, list) else [s.winner]
             assert all(s.scores[w] == top for w in winners)
 

@@ -183,6 +183,8 @@ def finish_checks(state: MugginsState, table: Table) -> MugginsState:
     if state.stalemate is None:
         assert outcome.rule == "MUGGINS-END-1"
         assert all(table.cards(q) == 0 for q in winners)
+        if not state.options.placings:  # the winners are exactly the players left with no cards
+            assert set(winners) == {q for q in range(table.n) if table.cards(q) == 0}
         if not state.options.placings and not state.history[-1].muggins:
             assert winners == (state.history[-1].player,)  # the mover placed the last card
     else:

@@ -305,7 +305,8 @@ class Table:
                 self.illegal.add((p, len(d["tricks"]) + (0 if current else 1)))
             hand.remove(card)
             self.send({"type": "play", "player": p, "card": str(card)})
-            assert self.deal_js()["cards_held"][p] == len(hand)
+            if self.js()["phase"] in ("play", "review"):
+                assert self.deal_js()["cards_held"][p] == len(hand)
             if self.deal_js()["phase"] == "play":
                 self.maybe_enter(self.deal_js()["to_act"], 0.03)
             self.resolve_some(0.2)
@@ -357,7 +358,7 @@ def as_tally_event(row: dict[str, Any], opts: Opts) -> dict[str, Any]:
         "trump": row["trump"], "home": row["home"], "tricks": row["tricks"], "revokes": row["revokes"],
         "causes": [c for c in row["causes"] if c != "hearts"],
     }
-    if row["bid"] == 5 and row["breaker"] is not None and opts.muli_breaker:
+    if row["breaker"] is not None:
         event["breaker"] = row["breaker"]
     return event
 

@@ -1,0 +1,697 @@
+"""Tomelilla Mulle (rules/mulle.md): two packs, captures by value or rank, points pegged at once, 61 wins.
+
+Adjudicate mode takes the fishing-game events of DESIGN §2 (``deal`` with the face-up table
+cards, ``play`` with the cards taken) and derives everything else: whose turn it is, the rounds
+of five cards, the end of the deal (last capture, leftovers, most spades) and the instant win at
+61. Tally mode takes only scoring facts (``tally``) and pegs them.
+
+The engine never sees a hand. What it can check at once is what lies on the table and how often
+each of the 104 cards has been seen in this deal (MULLE-COMP-1).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Literal
+
+from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, Card, parse_card, parse_cards
+from scorekeeper.engine.base import (
+    JSON,
+    BaseRules,
+    Event,
+    MalformedEvent,
+    Mode,
+    OptionSpec,
+    Outcome,
+    RuleViolation,
+    Scored,
+    SetupError,
+    Sides,
+    common_json,
+    int_field,
+)
+from scorekeeper.engine.capture import (
+    Grouping,
+    ValueScheme,
+    card_sort_key,
+    explain_failure,
+    find_grouping,
+    legal_captures,
+    legal_with_mixed_values,
+    mulle_scheme,
+)
+
+TARGET = 61
+COPIES = 2
+PACK_SIZE = 104
+ALL_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in FRENCH_SUITS for r in FRENCH_RANKS)
+PARTNERS = ((0, 2), (1, 3))
+HINT_LIMIT = 60  # captures listed per card by ``hints``; ``hints_for`` lists them all
+
+# Table cards and the hand size of every round, per player count (MULLE-DEAL-3..6).
+LAYOUT: dict[int, tuple[int, tuple[int, ...]]] = {
+    2: (4, (5,) * 10),
+    3: (5, (5,) * 6 + (3,)),
+    4: (4, (5,) * 5),
+}
+
+# Tally mode: what can be pegged, its points and the rule that awards it.
+TALLY: dict[str, tuple[int, str]] = {
+    "ace": (1, "MULLE-SCORE-1"),
+    "two_of_spades": (1, "MULLE-SCORE-1"),
+    "ten_of_diamonds": (2, "MULLE-SCORE-1"),
+    "tabbe": (1, "MULLE-SCORE-2"),
+    "mulle": (3, "MULLE-SCORE-3"),
+    "last_capture": (1, "MULLE-SCORE-5"),
+    "most_spades": (1, "MULLE-SCORE-7"),
+}
+TALLY_ALIASES = {"sweep": "tabbe", "lillan": "two_of_spades", "storan": "ten_of_diamonds",
+                 "2S": "two_of_spades", "10D": "ten_of_diamonds", "spades": "most_spades"}
+# How often a fact can happen in one deal (only checked once deals are marked in tally mode).
+TALLY_CAPS: dict[str, tuple[int, str]] = {
+    "ace": (8, "MULLE-COMP-4"),
+    "two_of_spades": (2, "MULLE-COMP-4"),
+    "ten_of_diamonds": (2, "MULLE-COMP-4"),
+    "last_capture": (1, "MULLE-SCORE-5"),
+    "most_spades": (1, "MULLE-SCORE-7"),
+}
+
+Phase = Literal["deal", "play", "tally", "over"]
+
+
+def point_value(card: Card) -> tuple[int, str]:
+    """MULLE-COMP-4: what a captured card is worth and the tally name of that fact."""
+    if card.rank == "A":
+        return 1, "ace"
+    if card.rank == "2" and card.suit == "S":
+        return 1, "two_of_spades"
+    if card.rank == "10" and card.suit == "D":
+        return 2, "ten_of_diamonds"
+    return 0, ""
+
+
+def _names(cards: Iterable[Card]) -> str:
+    return " ".join(card.pretty() for card in cards) or "nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class LastMove:
+    player: int
+    card: Card
+    taken: tuple[Card, ...]
+    grouping: Grouping | None
+    sweep: bool
+    mulle: bool
+    points: int
+
+    def to_json(self) -> JSON:
+        return {
+            "player": self.player,
+            "card": str(self.card),
+            "capture": [str(c) for c in self.taken],
+            "kind": "capture" if self.taken else "trail",
+            "value": self.grouping.value if self.grouping else None,
+            "grouping": self.grouping.describe() if self.grouping else None,
+            "groups": self.grouping.to_json()["groups"] if self.grouping else [],
+            "sweep": self.sweep,
+            "mulle": self.mulle,
+            "points": self.points,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """One line of the per-deal history; also the end-of-deal summary (MULLE-SCORE-5..9)."""
+
+    deal: int
+    dealer: int | None
+    finished: bool  # False when the game ended inside the deal
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    sweeps: tuple[int, ...]
+    mulles: tuple[int, ...]
+    piles: tuple[int, ...]
+    spades: tuple[int, ...]
+    last_capturer: int | None = None
+    last_capture_side: int | None = None
+    leftovers: tuple[Card, ...] = ()
+    most_spades: int | None = None
+    spades_counted: bool = False
+
+    def to_json(self) -> JSON:
+        return {
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "finished": self.finished,
+            "points": list(self.points),
+            "scores": list(self.scores),
+            "sweeps": list(self.sweeps),
+            "mulles": list(self.mulles),
+            "piles": list(self.piles),
+            "spades": list(self.spades),
+            "last_capture": None if self.last_capturer is None else {
+                "player": self.last_capturer, "side": self.last_capture_side},
+            "leftovers": [str(c) for c in self.leftovers],
+            "leftovers_to": self.last_capture_side if self.leftovers else None,
+            "most_spades": self.most_spades,
+            "spades_counted": self.spades_counted,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MulleState:
+    players: tuple[str, ...]
+    sides: Sides
+    mode: Mode
+    strict_value: bool
+    no_last_sweep: bool
+    mulle_alone: bool
+    scores: tuple[int, ...]
+    previous: tuple[int, ...]
+    phase: Phase
+    dealer: int | None = None
+    deal_no: int = 0
+    round_no: int = 0
+    plays_in_round: int = 0
+    table: tuple[Card, ...] = ()
+    seen: Mapping[Card, int] = field(default_factory=dict)  # copies seen this deal; never mutated
+    piles: tuple[int, ...] = ()
+    spades: tuple[int, ...] = ()
+    deal_points: tuple[int, ...] = ()
+    sweeps: tuple[int, ...] = ()
+    mulles: tuple[int, ...] = ()
+    last_capturer: int | None = None
+    last_move: LastMove | None = None
+    deal_end: DealRecord | None = None
+    history: tuple[DealRecord, ...] = ()
+    tally_counts: Mapping[str, int] = field(default_factory=dict)  # this deal's facts, tally mode
+    winner: int | None = None
+    scored: tuple[Scored, ...] = ()
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def table_size(self) -> int:
+        return LAYOUT[self.n][0]
+
+    @property
+    def rounds(self) -> tuple[int, ...]:
+        return LAYOUT[self.n][1]
+
+    @property
+    def hand_size(self) -> int:
+        return self.rounds[self.round_no - 1] if self.round_no else 0
+
+    @property
+    def is_last_round(self) -> bool:
+        return self.round_no == len(self.rounds)
+
+    @property
+    def to_act(self) -> int | None:
+        if self.phase != "play" or self.dealer is None:
+            return None
+        return (self.dealer + 1 + self.plays_in_round) % self.n
+
+    @property
+    def next_dealer(self) -> int | None:
+        """MULLE-DEAL-1: forehand deals next."""
+        return None if self.dealer is None else (self.dealer + 1) % self.n
+
+    @property
+    def scheme(self) -> ValueScheme:
+        return mulle_scheme(self.strict_value)
+
+    @property
+    def final_play_next(self) -> bool:
+        return self.is_last_round and self.plays_in_round == self.n * self.hand_size - 1
+
+    def played_this_round(self, player: int) -> int:
+        first = (self.dealer or 0) + 1
+        offset = (player - first) % self.n
+        full, extra = divmod(self.plays_in_round, self.n)
+        return full + (1 if offset < extra else 0)
+
+    def unseen(self, card: Card) -> int:
+        return COPIES - self.seen.get(card, 0)
+
+
+class _Pegs:
+    """The score changes of one event, built up before the new state is made."""
+
+    def __init__(self, state: MulleState) -> None:
+        self.state = state
+        self.scores = list(state.scores)
+        self.previous = list(state.previous)
+        self.deal_points = list(state.deal_points) if state.deal_points else [0] * state.sides.count
+        self.touched: set[int] = set()
+        self.facts: list[Scored] = []
+        self.winner: int | None = None
+
+    def add(self, side: int, points: int, what: str, rule: str, detail: str = "") -> None:
+        if self.winner is not None or points == 0:
+            return
+        if side not in self.touched:
+            self.touched.add(side)
+            self.previous[side] = self.scores[side]
+        self.scores[side] += points
+        self.deal_points[side] += points
+        self.facts.append(Scored(side, points, what, rule, detail))
+
+    def check_win(self) -> bool:
+        """MULLE-END-3: the first side at 61 wins; points reach one side at a time."""
+        if self.winner is None:
+            for side, score in enumerate(self.scores):
+                if score >= TARGET:
+                    self.winner = side
+                    break
+        return self.winner is not None
+
+
+def _sweep_and_mulle(card: Card, taken: Sequence[Card], table: Sequence[Card]) -> tuple[bool, bool]:
+    sweep = bool(taken) and len(taken) == len(table)  # taken ⊆ table, so equal size means all of it
+    return sweep, len(taken) == 1 and taken[0] == card
+
+
+def move_points(card: Card, taken: Sequence[Card], table: Sequence[Card],
+                sweep_counts: bool = True) -> list[tuple[int, str, str, str]]:
+    """The (points, what, rule, detail) facts of one capture (MULLE-SCORE-1..3)."""
+    if not taken:
+        return []
+    facts: list[tuple[int, str, str, str]] = []
+    for point_card in sorted([card, *taken], key=card_sort_key):
+        value, what = point_value(point_card)
+        if value:
+            facts.append((value, what, "MULLE-SCORE-1", point_card.pretty()))
+    sweep, mulle = _sweep_and_mulle(card, taken, table)
+    if sweep and sweep_counts:
+        facts.append((1, "tabbe", "MULLE-SCORE-2", "the table is empty"))
+    if mulle:
+        facts.append((3, "mulle", "MULLE-SCORE-3", f"{card.pretty()} took its twin"))
+    return facts
+
+
+class Mulle(BaseRules):
+    id: ClassVar[str] = "mulle"
+    name: ClassVar[str] = "Tomelilla Mulle"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    player_rule: ClassVar[str | None] = "MULLE-COMP-2"
+    team_rule: ClassVar[str | None] = "MULLE-COMP-2"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("strict_value", False, "MULLE-OPT-STRICT-VALUE",
+                   "Strict value: a single card is taken only by value, never by rank alone"),
+        OptionSpec("no_last_sweep", False, "MULLE-OPT-NO-LAST-SWEEP",
+                   "No sweep point for the last play of a deal"),
+        OptionSpec("mulle_alone", False, "MULLE-OPT-MULLE-ALONE",
+                   "A twin may only be taken on its own"),
+    )
+
+    # --- set-up ---------------------------------------------------------------------------
+
+    def new(self, players: Sequence[str], options: Mapping[str, Any], mode: Mode = "adjudicate") -> MulleState:
+        self.check_players(players)
+        opts = self.parse_options(options, len(players))
+        sides = self.sides(options, len(players))
+        if sides.count != len(players):
+            if len(players) != 4 or sides.teams != PARTNERS:
+                raise SetupError("MULLE-COMP-2", "partnerships are two teams of two with partners "
+                                 "sitting opposite: [[0, 2], [1, 3]]", teams=[list(t) for t in sides.teams])
+        zeros = (0,) * sides.count
+        return MulleState(
+            players=tuple(players), sides=sides, mode=mode,
+            strict_value=opts["strict_value"], no_last_sweep=opts["no_last_sweep"],
+            mulle_alone=opts["mulle_alone"], scores=zeros, previous=zeros,
+            phase="tally" if mode == "tally" else "deal",
+            piles=zeros, spades=zeros, deal_points=zeros, sweeps=zeros, mulles=zeros,
+        )
+
+    # --- events ---------------------------------------------------------------------------
+
+    def apply(self, state: MulleState, event: Mapping[str, Any]) -> MulleState:
+        if not isinstance(event, Mapping):
+            raise MalformedEvent("an event must be an object", event)
+        kind = event.get("type")
+        handlers = {"deal": self._deal, "play": self._play} if state.mode == "adjudicate" else {
+            "deal": self._tally_deal, "tally": self._tally}
+        handler = handlers.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            known = ", ".join(repr(k) for k in handlers)
+            raise MalformedEvent(f"Mulle in {state.mode} mode takes {known} events, not {kind!r}", event)
+        if state.over:
+            raise RuleViolation("MULLE-END-3", f"the game is over: {self._side_name(state, state.winner)} "
+                                f"reached {TARGET}", winner=state.winner)
+        return handler(state, event)
+
+    def _deal(self, state: MulleState, event: Mapping[str, Any]) -> MulleState:
+        if state.phase == "play":
+            left = self._plays_left(state)
+            raise RuleViolation("MULLE-TURN-7", f"deal {state.deal_no} is still being played: "
+                                f"{left} more card{'s' if left != 1 else ''} to play before the next deal",
+                                cards_left=left)
+        dealer = self._dealer_of(state, event)
+        if "table" not in event or not isinstance(event["table"], (list, str)):
+            raise MalformedEvent("a deal needs 'table': the face-up table cards", event)
+        table = parse_cards(event["table"])
+        if len(table) != state.table_size:
+            raise RuleViolation("MULLE-DEAL-3", f"with {state.n} players the dealer puts {state.table_size} "
+                                f"cards face up on the table, not {len(table)}", cards=len(table),
+                                expected=state.table_size)
+        counts = Counter(table)
+        over = [card for card, count in counts.items() if count > COPIES]
+        if over:
+            raise RuleViolation("MULLE-COMP-1", f"{over[0].pretty()} is on the table {counts[over[0]]} times; "
+                                f"the two packs hold it only twice", card=str(over[0]))
+        zeros = (0,) * state.sides.count
+        return replace(
+            state, phase="play", dealer=dealer, deal_no=state.deal_no + 1, round_no=1,
+            plays_in_round=0, table=tuple(table), seen=dict(counts), piles=zeros, spades=zeros,
+            deal_points=zeros, sweeps=zeros, mulles=zeros, last_capturer=None, last_move=None,
+            scored=(),
+        )
+
+    def _dealer_of(self, state: MulleState, event: Mapping[str, Any]) -> int:
+        expected = state.next_dealer
+        if expected is None:
+            return int_field(event, "dealer", minimum=0, maximum=state.n - 1)
+        if event.get("dealer") is None:
+            return expected
+        dealer = int_field(event, "dealer", minimum=0, maximum=state.n - 1)
+        if dealer != expected:
+            raise RuleViolation("MULLE-DEAL-1", f"{state.players[expected]} deals now: the deal passes to "
+                                f"the old forehand, not to {state.players[dealer]}",
+                                dealer=dealer, expected=expected)
+        return dealer
+
+    @staticmethod
+    def _plays_left(state: MulleState) -> int:
+        later = sum(state.rounds[state.round_no:]) * state.n
+        return state.n * state.hand_size - state.plays_in_round + later
+
+    def _play(self, state: MulleState, event: Mapping[str, Any]) -> MulleState:
+        if state.phase != "play":
+            raise RuleViolation("MULLE-DEAL-3", "no deal is in progress: deal the table cards first")
+        player = int_field(event, "player", minimum=0, maximum=state.n - 1)
+        to_act = state.to_act
+        if player != to_act:
+            assert to_act is not None
+            raise RuleViolation("MULLE-TURN-1", f"it is {state.players[to_act]}'s turn, not "
+                                f"{state.players[player]}'s", player=player, to_act=to_act)
+        card_text = event.get("card")
+        if not isinstance(card_text, str):
+            raise MalformedEvent("a play needs 'card': the card played", event)
+        card = parse_card(card_text)
+        raw_capture = event.get("capture")
+        if raw_capture is not None and not isinstance(raw_capture, (list, str)):
+            raise MalformedEvent("'capture' must be a list of table cards", event)
+        taken = parse_cards(raw_capture) if raw_capture else []
+        self._check_unseen(state, card)
+        grouping = self._check_capture(state, player, card, taken)
+        return self._after_play(state, player, card, tuple(sorted(taken, key=card_sort_key)), grouping)
+
+    @staticmethod
+    def _check_unseen(state: MulleState, card: Card) -> None:
+        if state.unseen(card) <= 0:
+            where = sum(1 for c in state.table if c == card)
+            place = f" ({where} on the table)" if where else ""
+            raise RuleViolation("MULLE-COMP-1", f"both {card.pretty()} have already been seen in this "
+                                f"deal{place}; the two packs hold only two", card=str(card))
+
+    def _check_capture(self, state: MulleState, player: int, card: Card, taken: list[Card]) -> Grouping | None:
+        if not taken:
+            return None  # MULLE-CAP-5: a trail is always legal
+        table = Counter(state.table)
+        for wanted, count in Counter(taken).items():
+            if count > table[wanted]:
+                have = table[wanted]
+                where = "is not on the table" if not have else f"lies on the table only {have} time"
+                raise RuleViolation("MULLE-TURN-2", f"{wanted.pretty()} {where}; "
+                                    f"the table is {_names(state.table)}", card=str(wanted))
+        if state.mulle_alone and card in taken and len(taken) > 1:
+            raise RuleViolation("MULLE-OPT-MULLE-ALONE", f"house rule: the twin {card.pretty()} may only be "
+                                f"taken on its own, not together with {_names(c for c in taken if c != card)}",
+                                card=str(card))
+        grouping = find_grouping(card, taken, state.scheme)
+        if grouping is not None:
+            return grouping
+        why = explain_failure(card, taken, state.scheme)
+        facts = {"card": str(card), "capture": [str(c) for c in taken], "why": why}
+        if state.strict_value and find_grouping(card, taken, mulle_scheme(False)) is not None:
+            raise RuleViolation("MULLE-OPT-STRICT-VALUE", f"house rule strict value: {why}", **facts)
+        if legal_with_mixed_values(card, taken, state.scheme):
+            raise RuleViolation("MULLE-CAP-1", f"{card.pretty()} counts one value for the whole capture: {why}",
+                                **facts)
+        raise RuleViolation("MULLE-CAP-4", f"{card.pretty()} cannot take {_names(taken)}: {why}", **facts)
+
+    def _after_play(self, state: MulleState, player: int, card: Card, taken: tuple[Card, ...],
+                    grouping: Grouping | None) -> MulleState:
+        side = state.sides.side_of(player)
+        pegs = _Pegs(state)
+        final_play = state.final_play_next
+        sweep, mulle = _sweep_and_mulle(card, taken, state.table)
+        seen = dict(state.seen)
+        seen[card] = seen.get(card, 0) + 1
+        piles, spades = list(state.piles), list(state.spades)
+        sweeps, mulles = list(state.sweeps), list(state.mulles)
+        last_capturer = state.last_capturer
+        if taken:
+            rest = list(state.table)
+            for c in taken:
+                rest.remove(c)
+            table = tuple(rest)
+            piles[side] += len(taken) + 1
+            spades[side] += sum(1 for c in (card, *taken) if c.suit == "S")
+            last_capturer = player
+            sweep_counts = not (state.no_last_sweep and final_play)
+            for points, what, rule, detail in move_points(card, taken, state.table, sweep_counts):
+                pegs.add(side, points, what, rule, detail)
+            sweeps[side] += 1 if sweep and sweep_counts else 0
+            mulles[side] += 1 if mulle else 0
+        else:
+            table = (*state.table, card)
+        move = LastMove(player, card, taken, grouping, sweep, mulle, sum(f.points for f in pegs.facts))
+        new = replace(state, table=table, seen=seen, piles=tuple(piles), spades=tuple(spades),
+                      sweeps=tuple(sweeps), mulles=tuple(mulles), last_capturer=last_capturer,
+                      last_move=move, plays_in_round=state.plays_in_round + 1)
+        if pegs.check_win():
+            return self._finish(new, pegs, finished=False)
+        if new.plays_in_round < new.n * new.hand_size:
+            return self._with_pegs(new, pegs)
+        if not new.is_last_round:
+            return self._with_pegs(replace(new, round_no=new.round_no + 1, plays_in_round=0), pegs)
+        return self._end_of_deal(new, pegs)
+
+    def _end_of_deal(self, state: MulleState, pegs: _Pegs) -> MulleState:
+        """MULLE-END-1 with MULLE-SCORE-9's order: last capture, leftovers, then most spades."""
+        leftovers = state.table
+        capturer = state.last_capturer
+        piles, spades = list(state.piles), list(state.spades)
+        side = None if capturer is None else state.sides.side_of(capturer)
+        record = {"last_capturer": capturer, "last_capture_side": side, "leftovers": leftovers}
+        if side is not None:  # MULLE-AMB-4: no capture at all means nobody collects
+            pegs.add(side, 1, "last_capture", "MULLE-SCORE-5", f"{state.players[capturer or 0]} took last")
+            if pegs.check_win():
+                return self._finish(state, pegs, finished=True, **record)
+            piles[side] += len(leftovers)
+            spades[side] += sum(1 for c in leftovers if c.suit == "S")
+            for card in sorted(leftovers, key=card_sort_key):
+                value, what = point_value(card)
+                pegs.add(side, value, what, "MULLE-SCORE-6", f"{card.pretty()} left on the table")
+            if pegs.check_win():
+                state = replace(state, piles=tuple(piles), spades=tuple(spades), table=())
+                return self._finish(state, pegs, finished=True, **record)
+        state = replace(state, piles=tuple(piles), spades=tuple(spades),
+                        table=() if side is not None else state.table)
+        most = max(spades)
+        leaders = [s for s, count in enumerate(spades) if count == most]
+        most_side = leaders[0] if len(leaders) == 1 else None
+        if most_side is not None:
+            pegs.add(most_side, 1, "most_spades", "MULLE-SCORE-7", f"{most} of 26 spades")
+        pegs.check_win()
+        return self._finish(state, pegs, finished=True, most_spades=most_side, spades_counted=True, **record)
+
+    def _finish(self, state: MulleState, pegs: _Pegs, finished: bool, **record: Any) -> MulleState:
+        """Close the deal (all cards played) or the game (61 reached): write its history line."""
+        entry = DealRecord(
+            deal=state.deal_no, dealer=state.dealer, finished=finished, points=tuple(pegs.deal_points),
+            scores=tuple(pegs.scores), sweeps=state.sweeps, mulles=state.mulles, piles=state.piles,
+            spades=state.spades, **record)
+        new = self._with_pegs(state, pegs)
+        phase: Phase = "over" if pegs.winner is not None else "deal"
+        return replace(new, phase=phase, history=(*state.history, entry), deal_end=entry if finished else None,
+                       winner=pegs.winner)
+
+    @staticmethod
+    def _with_pegs(state: MulleState, pegs: _Pegs) -> MulleState:
+        return replace(state, scores=tuple(pegs.scores), previous=tuple(pegs.previous),
+                       deal_points=tuple(pegs.deal_points), scored=tuple(pegs.facts))
+
+    # --- tally mode -----------------------------------------------------------------------
+
+    def _tally_deal(self, state: MulleState, event: Mapping[str, Any]) -> MulleState:
+        dealer = self._dealer_of(state, event)
+        history = state.history
+        if state.deal_no:
+            history = (*history, self._tally_record(state))
+        zeros = (0,) * state.sides.count
+        return replace(state, dealer=dealer, deal_no=state.deal_no + 1, deal_points=zeros,
+                       tally_counts={}, history=history, scored=())
+
+    @staticmethod
+    def _tally_record(state: MulleState) -> DealRecord:
+        zeros = (0,) * state.sides.count
+        return DealRecord(deal=state.deal_no, dealer=state.dealer, finished=not state.over,
+                          points=state.deal_points, scores=state.scores, sweeps=zeros, mulles=zeros,
+                          piles=zeros, spades=zeros)
+
+    def _tally(self, state: MulleState, event: Mapping[str, Any]) -> MulleState:
+        what_raw = event.get("what")
+        what = TALLY_ALIASES.get(what_raw, what_raw) if isinstance(what_raw, str) else None
+        if what not in TALLY:
+            raise MalformedEvent(f"'what' must be one of {', '.join(TALLY)}, not {what_raw!r}", event)
+        if "side" in event:
+            side = int_field(event, "side", minimum=0, maximum=state.sides.count - 1)
+        else:
+            side = state.sides.side_of(int_field(event, "player", minimum=0, maximum=state.n - 1))
+        count = int_field(event, "count", minimum=1, maximum=8, default=1)
+        points, rule = TALLY[what]
+        so_far = state.tally_counts.get(what, 0)
+        cap = TALLY_CAPS.get(what)
+        if state.deal_no and cap is not None and so_far + count > cap[0]:
+            raise RuleViolation(cap[1], f"a deal has only {cap[0]} × {what.replace('_', ' ')}; "
+                                f"{so_far} already pegged in deal {state.deal_no}", what=what)
+        pegs = _Pegs(state)
+        pegs.add(side, points * count, what, rule, f"{count} ×" if count > 1 else "")
+        counts = dict(state.tally_counts)
+        counts[what] = so_far + count
+        new = replace(self._with_pegs(state, pegs), tally_counts=counts)
+        if pegs.check_win():
+            new = replace(new, winner=pegs.winner, phase="over")
+            new = replace(new, history=(*new.history, self._tally_record(new)))
+        return new
+
+    # --- reading the state ----------------------------------------------------------------
+
+    def outcome(self, state: MulleState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        return Outcome(state.winner, f"{self._side_name(state, state.winner)} reached {TARGET}", "MULLE-END-3")
+
+    def hints(self, state: MulleState) -> list[Event]:
+        """Every card that could still be played: its trail and its captures (up to HINT_LIMIT each)."""
+        if state.phase != "play" or state.to_act is None:
+            return []
+        player = state.to_act
+        events: list[Event] = []
+        cache: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[Card, ...], Grouping]]] = {}
+        for card in ALL_CARDS:
+            if state.unseen(card) <= 0:
+                continue
+            events.append({"type": "play", "player": player, "card": str(card), "capture": []})
+            key = (card.rank, state.scheme.played_values(card))
+            if key not in cache:
+                cache[key] = legal_captures(card, state.table, state.scheme)
+            shown = 0
+            for taken, _ in cache[key]:
+                if state.mulle_alone and card in taken and len(taken) > 1:
+                    continue
+                events.append({"type": "play", "player": player, "card": str(card),
+                               "capture": [str(c) for c in taken]})
+                shown += 1
+                if shown >= HINT_LIMIT:
+                    break
+        return events
+
+    def hints_for(self, state: MulleState, card: Card | str) -> list[JSON]:
+        """Every legal capture of one card on the current table, with its grouping and points."""
+        played = parse_card(card) if isinstance(card, str) else card
+        if state.phase != "play" or state.unseen(played) <= 0:
+            return []
+        out: list[JSON] = []
+        for taken, grouping in legal_captures(played, state.table, state.scheme):
+            if state.mulle_alone and played in taken and len(taken) > 1:
+                continue
+            facts = move_points(played, taken, state.table,
+                                not (state.no_last_sweep and state.final_play_next))
+            sweep, mulle = _sweep_and_mulle(played, taken, state.table)
+            out.append({"capture": [str(c) for c in taken], "value": grouping.value,
+                        "grouping": grouping.describe(), "points": sum(f[0] for f in facts),
+                        "sweep": sweep, "mulle": mulle})
+        return out
+
+    def to_json(self, state: MulleState) -> JSON:
+        data = common_json(state.scores, state.over, state.winner, state.to_act)
+        n = state.n
+        in_play = state.phase == "play"
+        data.update(
+            mode=state.mode,
+            phase=state.phase,
+            target=TARGET,
+            players=list(state.players),
+            sides=[list(team) for team in state.sides.teams],
+            options={"strict_value": state.strict_value, "no_last_sweep": state.no_last_sweep,
+                     "mulle_alone": state.mulle_alone},
+            previous_scores=list(state.previous),
+            deal=state.deal_no,
+            dealer=state.dealer,
+            next_dealer=state.next_dealer if not in_play else None,
+            forehand=None if state.dealer is None else (state.dealer + 1) % n,
+            round=state.round_no if in_play else None,
+            rounds_total=len(state.rounds),
+            is_last_round=in_play and state.is_last_round,
+            hand_size=state.hand_size if in_play else None,
+            played_this_round=[state.played_this_round(p) if in_play else 0 for p in range(n)],
+            cards_in_hand=[state.hand_size - state.played_this_round(p) if in_play else 0 for p in range(n)],
+            table=[str(c) for c in state.table],
+            table_size=state.table_size,
+            unseen={str(c): state.unseen(c) for c in ALL_CARDS} if state.mode == "adjudicate" else None,
+            cards_left=self._plays_left(state) if in_play else 0,
+            piles=[{"cards": cards, "spades": spades} for cards, spades in zip(state.piles, state.spades, strict=True)],
+            deal_points=list(state.deal_points),
+            sweeps=list(state.sweeps),
+            mulles=list(state.mulles),
+            last_capturer=state.last_capturer,
+            last_move=state.last_move.to_json() if state.last_move else None,
+            deal_end=state.deal_end.to_json() if state.deal_end else None,
+            history=[record.to_json() for record in state.history],
+            scored=[fact.to_json() for fact in state.scored],
+        )
+        return data
+
+    def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+        def who(key: str) -> str:
+            index = event.get(key)
+            return players[index] if isinstance(index, int) and 0 <= index < len(players) else "?"
+
+        kind = event.get("type")
+        try:
+            if kind == "deal":
+                table = event.get("table")
+                shown = f"; table {_names(parse_cards(table))}" if table else ""
+                dealer = f"{who('dealer')} deals" if event.get("dealer") is not None else "Next deal"
+                return dealer + shown
+            if kind == "play":
+                card = parse_card(str(event.get("card")))
+                taken = parse_cards(event["capture"]) if event.get("capture") else []
+                if not taken:
+                    return f"{who('player')} trails {card.pretty()}"
+                return f"{who('player')}: {card.pretty()} takes {_names(taken)}"
+            if kind == "tally":
+                target = f"side {event.get('side')}" if "side" in event else who("player")
+                return f"{target}: {str(event.get('what')).replace('_', ' ')}"
+        except (ValueError, TypeError, KeyError):
+            pass
+        return super().describe(event, players)
+
+    @staticmethod
+    def _side_name(state: MulleState, side: int | None) -> str:
+        if side is None:
+            return "nobody"
+        return " & ".join(state.players[p] for p in state.sides.teams[side])

@@ -1,0 +1,72 @@
+"""The OpenAPI 3.1 description of ``/api/v1`` (served at ``/api/v1/openapi.json``; fuzzed by schemathesis)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.engine import RULES
+
+ERROR = {"$ref": "#/components/schemas/Error"}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    return {str(c): {"description": "error", "content": {"application/json": {"schema": ERROR}}} for c in codes}
+
+
+def _ok(status: int, schema: dict[str, Any]) -> dict[str, Any]:
+    return {str(status): {"description": "ok", "content": {"application/json": {"schema": schema}}}}
+
+
+TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 32}}
+
+
+def document() -> dict[str, Any]:
+    state = {"type": "object", "required": ["scores", "over", "winner", "to_act"],
+             "properties": {"scores": {"type": "array", "items": {"type": "integer"}}, "over": {"type": "boolean"},
+                            "winner": {}, "to_act": {"type": ["integer", "null"]}}}
+    created = {"type": "object", "required": ["id", "write_token", "read_token", "join_url", "watch_url", "seq", "state"],
+               "properties": {"id": {"type": "string"}, "write_token": {"type": "string"},
+                              "read_token": {"type": "string"}, "join_url": {"type": "string"},
+                              "watch_url": {"type": "string"}, "seq": {"type": "integer"}, "state": state}}
+    event = {"type": "object", "required": ["type"], "additionalProperties": True,
+             "properties": {"type": {"type": "string"}, "expected_seq": {"type": "integer"}}}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "scorekeeper", "version": "1", "description": "Live score sheets for card games; see docs/api.md."},
+        "paths": {
+            "/api/v1/tables": {"post": {
+                "operationId": "createTable",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["game", "players"],
+                    "properties": {"game": {"type": "string", "enum": list(RULES)},
+                                   "players": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 10},
+                                   "mode": {"type": "string", "enum": ["adjudicate", "tally"]},
+                                   "options": {"type": "object"}}}}}},
+                "responses": {**_ok(201, created), **_errors(400, 422, 429)}}},
+            "/api/v1/tables/import": {"post": {
+                "operationId": "importTable",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+                "responses": {**_ok(201, created), **_errors(400, 422, 429)}}},
+            "/api/v1/tables/{table_id}": {"get": {
+                "operationId": "getTable", "parameters": [TABLE_ID], "security": [{"bearer": []}],
+                "responses": {**_ok(200, {"type": "object"}), **_errors(401, 403, 404)}}},
+            "/api/v1/tables/{table_id}/events": {
+                "post": {"operationId": "postEvent", "parameters": [TABLE_ID], "security": [{"bearer": []}],
+                         "requestBody": {"required": True, "content": {"application/json": {"schema": event}}},
+                         "responses": {**_ok(201, {"type": "object", "required": ["seq", "events_scored", "state"]}),
+                                       **_errors(400, 401, 403, 404, 409, 422, 429)}},
+                "get": {"operationId": "exportEvents", "parameters": [TABLE_ID], "security": [{"bearer": []}],
+                        "responses": {**_ok(200, {"type": "object", "required": ["events"]}), **_errors(401, 403, 404)}}},
+            "/api/v1/tables/{table_id}/undo": {"post": {
+                "operationId": "undo", "parameters": [TABLE_ID], "security": [{"bearer": []}],
+                "responses": {**_ok(200, {"type": "object", "required": ["seq", "state"]}), **_errors(401, 403, 404, 409)}}},
+            "/api/v1/games": {"get": {"operationId": "games", "responses": _ok(200, {"type": "object"})}},
+        },
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "schemas": {"Error": {"type": "object", "required": ["error"], "properties": {"error": {
+                "type": "object", "required": ["code", "rule", "message"],
+                "properties": {"code": {"type": "string"}, "rule": {"type": ["string", "null"]},
+                               "message": {"type": "string"}}}}}},
+        },
+    }
