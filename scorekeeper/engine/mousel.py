@@ -133,8 +133,6 @@ class Play:
     seen: frozenset[Card] = frozenset()
     # per seat: suits it has failed to follow, so the audit runs only when it can find something
     failed: tuple[frozenset[str], ...] = ()
-    taker_cards: int = 0  # cards the taker has played (for MOUSEL-OPT-KEEP-TRUMPCARD)
-    trumpcard_played: bool = False
     proposals: tuple[Proposal, ...] = ()
 
     @property
@@ -366,11 +364,13 @@ _STATE_FIELDS = frozenset({"players", "opts", "mode", "session", "deal", "play",
 
 def _with(state: MouselState, **changes: Any) -> MouselState:
     """The state with ``changes``; session fields (``book``, ``status``, …) go to the session."""
+    if changes.keys() <= _STATE_FIELDS:  # the common case: a card, a decision
+        return _evolve(state, **changes)
     session_changes = {k: v for k, v in changes.items() if k not in _STATE_FIELDS}
     if session_changes:
         changes = {k: v for k, v in changes.items() if k in _STATE_FIELDS}
         changes["session"] = _evolve(state.session, **session_changes)
-    return _with(state, **changes)
+    return _evolve(state, **changes)
 
 
 def _after(ring: Sequence[int], seat: int) -> int:
@@ -932,23 +932,20 @@ def _on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         led = play.current[0][1].suit
         if card.suit != led and led not in failed[player]:
             failed = tuple(f | {led} if i == player else f for i, f in enumerate(failed))
-    trumpcard_played = play.trumpcard_played or (player == taker and card == trump_card)
-    taker_cards = play.taker_cards + (player == taker)
     tricks, won, leader = play.tricks, play.won, play.leader
     if len(current) == len(play.active):
         winner = trick_winner([c for _, c in current], leader, trump_card.suit, state.opts.order, play.active)
         tricks = tricks + (Trick(leader, current, winner),)
         won = won[:winner] + (won[winner] + 1,) + won[winner + 1:]
         leader, current = winner, ()
-    new = Play(play.active, leader, current, tricks, won, play.seen | {card}, failed, taker_cards,
-               trumpcard_played, play.proposals)
+    new = Play(play.active, leader, current, tricks, won, play.seen | {card}, failed, play.proposals)
     if card.suit in play.failed[player]:
         new = _evolve(new, proposals=_revoke_proposals(state, trump_card.suit, new))
-    if state.opts.keep_trumpcard and player == taker and taker_cards == deal.n and not trumpcard_played:
-        trick = len(tricks) + (1 if current else 0)
-        new = _evolve(new, proposals=new.proposals + (_trumpcard_proposal(state, deal, trick, card, new),))
+    if state.opts.keep_trumpcard and player == taker and card != trump_card:
+        new = _check_trumpcard_kept(state, deal, new, card)
     if len(tricks) < deal.n:
-        return _with(state, play=new, scored=())
+        # the hot path of a replay: build the state directly rather than through ``_with``
+        return MouselState(state.players, state.opts, state.mode, state.session, deal, new)
     if any(p.status == "pending" for p in new.proposals):
         return _with(state, deal=_evolve(deal, phase="review"), play=new, scored=())
     return _settle(state, deal, new)
@@ -986,12 +983,19 @@ def _revoke_proposals(state: MouselState, trump: str, play: Play) -> tuple[Propo
     return tuple(out)
 
 
-def _trumpcard_proposal(state: MouselState, deal: Deal, trick: int, card: Card, play: Play) -> Proposal:
-    assert deal.taker is not None
-    message = (f"{state.players[deal.taker]} played his last card {card} at trick {trick} without ever playing "
+def _check_trumpcard_kept(state: MouselState, deal: Deal, play: Play, card: Card) -> Play:
+    """MOUSEL-OPT-KEEP-TRUMPCARD: a taker whose last card is not the turned-up one threw it away."""
+    taker = deal.taker
+    played = [c for t in play.tricks for p, c in t.plays if p == taker] + [c for p, c in play.current if p == taker]
+    if len(played) < deal.n or deal.trump_card in played:
+        return play
+    assert taker is not None
+    trick = len(play.tricks) + (1 if play.current else 0)
+    message = (f"{state.players[taker]} played his last card {card} at trick {trick} without ever playing "
                f"the turned-up {deal.trump_card}, so he threw it away")
-    return Proposal(len(play.proposals) + 1, deal.taker, "MOUSEL-OPT-KEEP-TRUMPCARD", "trumpcard", trick, card,
-                    deal.trump_card, None, None, message)
+    proposal = Proposal(len(play.proposals) + 1, taker, "MOUSEL-OPT-KEEP-TRUMPCARD", "trumpcard", trick, card,
+                        deal.trump_card, None, None, message)
+    return _evolve(play, proposals=play.proposals + (proposal,))
 
 
 def _on_verdict(state: MouselState, event: Mapping[str, Any]) -> MouselState:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, ClassVar, Literal
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, Card, parse_card, parse_cards
@@ -90,6 +91,27 @@ def point_value(card: Card) -> tuple[int, str]:
     if card.rank == "10" and card.suit == "D":
         return 2, "ten_of_diamonds"
     return 0, ""
+
+
+_PARSED: dict[str, Card] = {}
+
+
+def _card(text: Any) -> Card:
+    """``parse_card`` with a cache: replaying a table parses the same few dozen strings again and again."""
+    if isinstance(text, str):
+        found = _PARSED.get(text)
+        if found is None:
+            found = parse_card(text)
+            if len(_PARSED) < 4096:
+                _PARSED[text] = found
+        return found
+    return parse_card(text)
+
+
+def _cards(items: Any) -> list[Card]:
+    if isinstance(items, list):
+        return [_card(item) for item in items]
+    return parse_cards(items)
 
 
 def _names(cards: Iterable[Card]) -> str:
@@ -243,6 +265,20 @@ class MulleState:
         return COPIES - self.seen.get(card, 0)
 
 
+_STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(MulleState))
+_FIELD_INDEX = {name: index for index, name in enumerate(_STATE_FIELDS)}
+_ALL_FIELDS = attrgetter(*_STATE_FIELDS)
+
+
+def replace(state: MulleState, **changes: Any) -> MulleState:
+    """``dataclasses.replace`` for the state, without its per-call introspection: a whole deal
+    is replayed event by event on every cache miss, so this is the hot path."""
+    values = list(_ALL_FIELDS(state))
+    for name, value in changes.items():
+        values[_FIELD_INDEX[name]] = value
+    return MulleState(*values)
+
+
 class _Pegs:
     """The score changes of one event, built up before the new state is made."""
 
@@ -359,7 +395,7 @@ class Mulle(BaseRules):
         dealer = self._dealer_of(state, event)
         if "table" not in event or not isinstance(event["table"], (list, str)):
             raise MalformedEvent("a deal needs 'table': the face-up table cards", event)
-        table = parse_cards(event["table"])
+        table = _cards(event["table"])
         if len(table) != state.table_size:
             raise RuleViolation("MULLE-DEAL-3", f"with {state.n} players the dealer puts {state.table_size} "
                                 f"cards face up on the table, not {len(table)}", cards=len(table),
@@ -407,14 +443,15 @@ class Mulle(BaseRules):
         card_text = event.get("card")
         if not isinstance(card_text, str):
             raise MalformedEvent("a play needs 'card': the card played", event)
-        card = parse_card(card_text)
+        card = _card(card_text)
         raw_capture = event.get("capture")
         if raw_capture is not None and not isinstance(raw_capture, (list, str)):
             raise MalformedEvent("'capture' must be a list of table cards", event)
-        taken = parse_cards(raw_capture) if raw_capture else []
+        taken = _cards(raw_capture) if raw_capture else []
         self._check_unseen(state, card)
         grouping = self._check_capture(state, player, card, taken)
-        return self._after_play(state, player, card, tuple(sorted(taken, key=card_sort_key)), grouping)
+        ordered = tuple(sorted(taken, key=card_sort_key)) if len(taken) > 1 else tuple(taken)
+        return self._after_play(state, player, card, ordered, grouping)
 
     @staticmethod
     def _check_unseen(state: MulleState, card: Card) -> None:
@@ -427,10 +464,9 @@ class Mulle(BaseRules):
     def _check_capture(self, state: MulleState, player: int, card: Card, taken: list[Card]) -> Grouping | None:
         if not taken:
             return None  # MULLE-CAP-5: a trail is always legal
-        table = Counter(state.table)
-        for wanted, count in Counter(taken).items():
-            if count > table[wanted]:
-                have = table[wanted]
+        for wanted in dict.fromkeys(taken):
+            have = state.table.count(wanted)
+            if taken.count(wanted) > have:
                 where = "is not on the table" if not have else f"lies on the table only {have} time"
                 raise RuleViolation("MULLE-TURN-2", f"{wanted.pretty()} {where}; "
                                     f"the table is {_names(state.table)}", card=str(wanted))
@@ -477,16 +513,21 @@ class Mulle(BaseRules):
         else:
             table = (*state.table, card)
         move = LastMove(player, card, taken, grouping, sweep, mulle, sum(f.points for f in pegs.facts))
+        plays, round_no = state.plays_in_round + 1, state.round_no
+        won = pegs.check_win()
+        round_over = plays == state.n * state.hand_size
+        if round_over and not won and not state.is_last_round:
+            plays, round_no = 0, round_no + 1
         new = replace(state, table=table, seen=seen, piles=tuple(piles), spades=tuple(spades),
                       sweeps=tuple(sweeps), mulles=tuple(mulles), last_capturer=last_capturer,
-                      last_move=move, plays_in_round=state.plays_in_round + 1)
-        if pegs.check_win():
+                      last_move=move, plays_in_round=plays, round_no=round_no,
+                      scores=tuple(pegs.scores), previous=tuple(pegs.previous),
+                      deal_points=tuple(pegs.deal_points), scored=tuple(pegs.facts))
+        if won:
             return self._finish(new, pegs, finished=False)
-        if new.plays_in_round < new.n * new.hand_size:
-            return self._with_pegs(new, pegs)
-        if not new.is_last_round:
-            return self._with_pegs(replace(new, round_no=new.round_no + 1, plays_in_round=0), pegs)
-        return self._end_of_deal(new, pegs)
+        if round_over and state.is_last_round:
+            return self._end_of_deal(new, pegs)
+        return new
 
     def _end_of_deal(self, state: MulleState, pegs: _Pegs) -> MulleState:
         """MULLE-END-1 with MULLE-SCORE-9's order: last capture, leftovers, then most spades."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.cards import Card, german_pack
@@ -371,7 +371,6 @@ options_strategy = st.fixed_dictionaries({}, optional={
 })
 
 
-@settings(max_examples=40)
 @given(n=st.integers(2, 6), options=options_strategy, seed=st.integers(0, 2**32 - 1),
        low=st.booleans())
 def test_random_games(n: int, options: dict[str, Any], seed: int, low: bool) -> None:

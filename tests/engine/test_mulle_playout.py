@@ -116,7 +116,7 @@ def check_invariants(game: Game) -> None:
     sides = game.state.sides.count
     running = [0] * sides
     reached = False
-    for before, after, event in zip(game.states, game.states[1:], game.events, strict=True):
+    for before, after, event in zip(game.states[:-1], game.states[1:], game.events, strict=True):
         assert not before.over, "an event was accepted after the game ended"
         for fact in after.scored:
             running[fact.side] += fact.points
