@@ -39,10 +39,13 @@ export DATABASE_URL="sqlite:///$WORK/lh.sqlite" PUBLIC_URL="http://127.0.0.1:$PO
 export RATE_LIMIT_CREATE="1000 per minute" PYTHONPATH="$WORK${PYTHONPATH:+:$PYTHONPATH}"
 
 cat > "$WORK/lighthouse_app.py" <<'EOF'
-"""The app as `make serve` builds it, but with event streams that end after half a second."""
+"""The app as `make serve` builds it, but with event streams that end after LH_SSE_MAX_SECONDS."""
+import os
+
 from scorekeeper import create_app
 
-app = create_app({"SSE_MAX_SECONDS": 0.5, "SSE_PING_SECONDS": 0.25})
+seconds = float(os.environ.get("LH_SSE_MAX_SECONDS", "30"))
+app = create_app({"SSE_MAX_SECONDS": seconds, "SSE_PING_SECONDS": min(15.0, max(seconds / 2, 0.1))})
 EOF
 
 "$PY" -m whitenoise.compress -q static
@@ -100,6 +103,8 @@ token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
 form = urllib.parse.urlencode({"csrf_token": token, "seat": "0"}).encode()
 opener.open(urllib.request.Request(f"{base}/t/{playing['id']}/seat", form, {"Referer": f"{base}/t/{playing['id']}"}))
 cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+page = opener.open(f"{base}/t/{playing['id']}").read().decode()
+assert "Anna" in page and 'class="rounds"' in page and "seat-buttons" not in page, "the playing phone is not seated"
 rows.append(("playing", f"{base}/t/{playing['id']}", cookie))
 with open(out, "w") as fh:
     for row in rows:
@@ -151,7 +156,10 @@ for cat_id in ("accessibility", "best-practices", "performance"):
         details = audit.get("details") or {}
         for item in (details.get("items") or [])[:12]:
             node = item.get("node") or {}
-            where = node.get("selector") or item.get("url") or item.get("source", {}).get("url") or ""
+            loc = item.get("sourceLocation") if isinstance(item.get("sourceLocation"), dict) else {}
+            where = node.get("selector") or item.get("url") or loc.get("url") or ""
+            if loc.get("url"):
+                where += f":{loc.get('line', 0) + 1}:{loc.get('column', 0)}"
             snippet = (node.get("snippet") or "")[:140]
             explain = (node.get("explanation") or item.get("description") or "").replace("\n", " ")[:240]
             print(f"        {where}  {snippet}\n          {explain}" if explain else f"        {where}  {snippet}")

@@ -63,3 +63,32 @@
   });
   window.scorekeeper = { wakeLock: function () { return wakeLock; } };
 })();
+
+// muggins: an optional "Muggins!" sound. Off until this phone's player switches it on; each
+// muggins is heard once per page, not again when the sheet redraws itself.
+(function () {
+  "use strict";
+  var KEY = "scorekeeper.muggins.sound";
+  var heard = null;
+  function on() { try { return window.localStorage.getItem(KEY) === "on"; } catch (e) { return false; } }
+  function sync() {
+    document.querySelectorAll("[data-mg-sound]").forEach(function (btn) {
+      btn.hidden = false;
+      btn.setAttribute("aria-pressed", on() ? "true" : "false");
+    });
+    var call = document.querySelector("[data-mg-call]");
+    var id = call ? call.getAttribute("data-mg-call") : null;
+    if (call && id !== heard && on() && call.dataset.sound) {
+      new Audio(call.dataset.sound).play().catch(function () {});
+    }
+    heard = id;
+  }
+  document.addEventListener("click", function (evt) {
+    var btn = evt.target.closest ? evt.target.closest("[data-mg-sound]") : null;
+    if (!btn) return;
+    try { window.localStorage.setItem(KEY, on() ? "off" : "on"); } catch (e) { /* private mode: stays off */ }
+    sync();
+  });
+  document.addEventListener("DOMContentLoaded", sync);
+  document.addEventListener("htmx:afterSwap", sync);
+})();

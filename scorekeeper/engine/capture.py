@@ -245,43 +245,40 @@ def _bits_add(bits: int, values: tuple[int, ...], limit: int) -> int:
 def _groups_by_first(values: Sequence[tuple[int, ...]], packing: _Packing, v: int,
                      cap: int) -> list[list[int]]:
     """Every sub-multiset (within ``packing.caps``) whose values can total ``v``, filed under its
-    first slot. Partial sums above v are dropped, so the walk never grows a group past v."""
+    first slot, smallest groups first. Partial sums above v are dropped, so the walk never grows
+    a group past v."""
     limit = (1 << (min(v, cap) + 1)) - 1
     target = 1 << v
     n = len(values)
     caps = packing.caps
     width = packing.width
-    by_first: list[list[int]] = [[] for _ in range(n)]
+    sized: list[list[tuple[int, int]]] = [[] for _ in range(n)]
 
-    def walk(j: int, bits: int, packed: int, out: list[int]) -> None:
+    def walk(j: int, bits: int, packed: int, size: int, out: list[tuple[int, int]]) -> None:
         if bits & target:
-            out.append(packed)
+            out.append((size, packed))
         for k in range(j, n):
             step = 1 << (width * k)
             b = bits
             p = packed
-            for _ in range(caps[k]):
+            for extra in range(1, caps[k] + 1):
                 b = _bits_add(b, values[k], limit)
                 if not b:
                     break
                 p += step
-                walk(k + 1, b, p, out)
+                walk(k + 1, b, p, size + extra, out)
 
     for first in range(n):
         b = 1
         p = 0
-        for _ in range(caps[first]):
+        for count in range(1, caps[first] + 1):
             b = _bits_add(b, values[first], limit)
             if not b:
                 break
             p += 1 << (width * first)
-            walk(first + 1, b, p, by_first[first])
-    return by_first
-
-
-# --- The partition search (claimed captures) -------------------------------------------------
-
-Kind = tuple[tuple[int, ...], bool]  # (values the card may take, may be taken by rank-match)
+            walk(first + 1, b, p, count, sized[first])
+    # Small groups first: they leave the most freedom to the rest of the search.
+    return [[packed for _, packed in sorted(groups, key=lambda sp: sp[0])] for groups in sized]
 
 
 def _kinds_of(played: Card, cards: Sequence[Card], scheme: ValueScheme) -> tuple[list[Kind], list[list[Card]]]:
@@ -294,16 +291,70 @@ def _kinds_of(played: Card, cards: Sequence[Card], scheme: ValueScheme) -> tuple
     return kinds, [by_kind[k] for k in kinds]
 
 
-def _partition(packing: _Packing, by_first: Sequence[Sequence[int]], start: int) -> list[int] | None:
-    """Groups (packed) that exactly cover ``start``, or None. Memoised on the remaining multiset."""
+class _Totals:
+    """A necessary condition on a multiset: some choice of values must make the cards that do
+    not stand alone total a multiple of v. Rank-match cards may stand alone (they count 0)."""
+
+    def __init__(self, kinds: Sequence[Kind], packing: _Packing, v: int) -> None:
+        self.packing = packing
+        top = max(packing.caps, default=0)
+        self.rows: list[list[int]] = []  # rows[k][c] = bitset of the sums c cards of kind k can make
+        for values, alone in kinds:
+            options = ((0,) if alone else ()) + values
+            row = [1]
+            for _ in range(top):
+                bits = 0
+                for x in options:
+                    bits |= row[-1] << x
+                row.append(bits)
+            self.rows.append(row)
+        most = sum(max(values) * cap for (values, _), cap in zip(kinds, packing.caps, strict=True))
+        self.multiples = sum(1 << t for t in range(0, most + 1, v))
+
+    def possible(self, state: int) -> bool:
+        width, mask = self.packing.width, self.packing.mask
+        bits = 1
+        for k, row in enumerate(self.rows):
+            count = (state >> (width * k)) & mask
+            if not count:
+                continue
+            sums = row[count]
+            if not sums & (sums - 1):  # one possible sum: a plain shift
+                bits <<= sums.bit_length() - 1
+                continue
+            out = 0
+            while sums:
+                low = sums & -sums
+                out |= bits << (low.bit_length() - 1)
+                sums ^= low
+            bits = out
+        return bool(bits & self.multiples)
+
+
+_PRUNE_AFTER = 48  # states visited before each new state is also checked against _Totals
+
+
+def _partition(packing: _Packing, by_first: Sequence[Sequence[int]], start: int,
+               totals: _Totals | None = None) -> list[int] | None:
+    """Groups (packed) that exactly cover ``start``, or None. Memoised on the remaining multiset.
+
+    Easy cases finish in a few dozen steps; a long search starts checking each state's totals,
+    which cuts the hopeless branches of a big refused claim short.
+    """
     failed: set[int] = set()
     minus = packing.minus
     lowest = packing.lowest
+    visits = 0
 
     def solve(state: int) -> list[int] | None:
+        nonlocal visits
         if not state:
             return []
         if state in failed:
+            return None
+        visits += 1
+        if totals is not None and visits > _PRUNE_AFTER and not totals.possible(state):
+            failed.add(state)
             return None
         for group in by_first[lowest(state)]:
             rest = minus(state, group)
@@ -315,24 +366,21 @@ def _partition(packing: _Packing, by_first: Sequence[Sequence[int]], start: int)
         failed.add(state)
         return None
 
+    if totals is not None and not totals.possible(start):
+        return None
     return solve(start)
 
 
 def _solve_kinds(played: Card, taken: Sequence[Card], scheme: ValueScheme, v: int) -> Grouping | None:
     kinds, pools = _kinds_of(played, taken, scheme)
-    counts = [len(pool) for pool in pools]
-    if not _total_possible(kinds, counts, v):
-        return None
-    packing = _Packing(counts)
+    packing = _Packing([len(pool) for pool in pools])
     values = [k[0] for k in kinds]
     by_first = _groups_by_first(values, packing, v, scheme.max_value)
     for i, (kind, group_list) in enumerate(zip(kinds, by_first, strict=True)):
         single = packing.unit(i)
         if kind[1] and single not in group_list:
             group_list.insert(0, single)
-        # Big groups first: they use up the multiset fastest on the way to success.
-        group_list.sort(key=lambda g: -sum(packing.counts(g)))
-    solution = _partition(packing, by_first, packing.full)
+    solution = _partition(packing, by_first, packing.full, _Totals(kinds, packing, v))
     if solution is None:
         return None
     pools = [list(pool) for pool in pools]
@@ -378,28 +426,6 @@ def _assign(cards: Sequence[Card], v: int, scheme: ValueScheme) -> tuple[int, ..
 
 def _played_values(played: Card, scheme: ValueScheme) -> tuple[int, ...]:
     return tuple(v for v in scheme.played_values(played) if 0 < v <= scheme.max_value)
-
-
-def _total_possible(kinds: Sequence[Kind], counts: Sequence[int], v: int) -> bool:
-    """A cheap necessary test: some choice of values makes the total a positive multiple of v.
-
-    Rank-match singles may stand alone whatever their value, so then the test is skipped.
-    """
-    if any(k[1] for k in kinds):
-        return True
-    bits = 1
-    for (values, _), count in zip(kinds, counts, strict=True):
-        for _ in range(count):
-            out = 0
-            for value in values:
-                out |= bits << value
-            bits = out
-    multiples = 0
-    total = v
-    while total < bits.bit_length():
-        multiples |= 1 << total
-        total += v
-    return bool(bits & multiples)
 
 
 def find_grouping(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Grouping | None:

@@ -366,11 +366,9 @@ def _with(state: MouselState, **changes: Any) -> MouselState:
     """The state with ``changes``; session fields (``book``, ``status``, …) go to the session."""
     if changes.keys() <= _STATE_FIELDS:  # the common case: a card, a decision
         return _evolve(state, **changes)
-    session_changes = {k: v for k, v in changes.items() if k not in _STATE_FIELDS}
-    if session_changes:
-        changes = {k: v for k, v in changes.items() if k in _STATE_FIELDS}
-        changes["session"] = _evolve(state.session, **session_changes)
-    return _evolve(state, **changes)
+    own = {k: v for k, v in changes.items() if k in _STATE_FIELDS}
+    own["session"] = _evolve(state.session, **{k: v for k, v in changes.items() if k not in _STATE_FIELDS})
+    return _evolve(state, **own)
 
 
 def _after(ring: Sequence[int], seat: int) -> int:
@@ -624,7 +622,7 @@ def _on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
                 stock=state.opts.pack_size - n * n)
     scored = tuple(Scored(seat, -1, "ante", "MOUSEL-DEAL-1") for seat in ring)
     return _with(state, book=book, deal=deal, play=None, deals=number, next_dealer=dealer,
-                   last_announced=state.last_announced or last, scored=scored)
+                 last_announced=state.last_announced or last, scored=scored)
 
 
 def _on_leave(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -816,7 +814,7 @@ def _after_deal(state: MouselState, deal: Deal, book: Book, row: Settlement,
     history = state.history + ((deal.number, book.pot, book.balances),)
     # ``play`` stays until the next deal so the screens can still show the last tricks
     new = _with(state, book=book, deal=None, status=status, sheet=state.sheet + (row,), history=history,
-                  next_dealer=_next_seated(status, deal.dealer), pot_payers=pot_payers, scored=scored)
+                next_dealer=_next_seated(status, deal.dealer), pot_payers=pot_payers, scored=scored)
     if seated_after < 2 or (deal.last and state.opts.end_lastdeal):
         ended = _finish(new, deal.number)
         return _with(ended, scored=scored + ended.scored)

@@ -8,8 +8,10 @@ game, which is what lets the engine refuse a card seen twice (MUGGINS-COMP-1).
 
 A priority breach ("Muggins!") is accepted and punished the moment it is entered
 (MUGGINS-PEN-4): the others pay the penalty cards, the card is moved to a correct place and the
-turn ends. A card put where it does not fit at all is refused outright (MUGGINS-FIT-1): the
-table has to take it back before anything can be recorded.
+turn ends. Putting a card where it does not fit (MUGGINS-FIT-1) is such a breach too
+(MUGGINS-PEN-1). Only the learning option MUGGINS-OPT-COACH refuses breaches instead; then a
+card that does not fit is refused with MUGGINS-FIT-1 and a fitting but wrong place with
+MUGGINS-PLAY-2.
 """
 
 from __future__ import annotations
@@ -131,6 +133,7 @@ class MugginsCall:
     penalty_cards: int
     reason: str
     turn_ended: bool
+    fitted: bool = True             # False: it did not even fit where it was put (MUGGINS-FIT-1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,23 +435,15 @@ class Muggins(BaseRules):
             return f"{state.players[place.index]}'s discard pile{shown}"
         return f"{state.players[place.index]}'s own discard pile"
 
-    def _check_fit(self, state: MugginsState, hands: Sequence[Hand], card: Card, place: Place) -> Card | None:
-        """MUGGINS-FIT-1 for the place chosen; returns the top the card goes onto."""
-        if place.kind == "own":
-            return None
+    @staticmethod
+    def _top_at(state: MugginsState, hands: Sequence[Hand], place: Place) -> Card | None:
+        """The top card at ``place`` (None: the own pile, or a discard pile that is empty)."""
         if place.kind == "muggins":
-            top = state.muggins[place.index][-1]
-        else:
+            return state.muggins[place.index][-1]
+        if place.kind == "discard":
             pile = hands[place.index].discard
-            if not pile:
-                raise RuleViolation("MUGGINS-FIT-1", f"{state.players[place.index]} has no discard pile to "
-                                    f"put {card.pretty()} on", card=str(card), player=place.index)
-            top = pile[-1]
-        if not fits(card, top):
-            raise RuleViolation("MUGGINS-FIT-1", f"{card.pretty()} does not fit on "
-                                f"{self._describe_place(state, place, hands)}: a card goes one rank up or "
-                                "down, Ace and King do not wrap", card=str(card), top=str(top))
-        return top
+            return pile[-1] if pile else None
+        return None
 
     def _turn(self, state: MugginsState, event: Mapping[str, Any]) -> MugginsState:
         self._refuse_if_over(state)
@@ -464,17 +459,17 @@ class Muggins(BaseRules):
         self._check_turned_card(state, mover, hand.draw[0], card, turned_over)
         hands[mover] = replace(hand, draw=hand.draw[1:])
         to = self._parse_place(state, event, "to", mover)
-        onto = self._check_fit(state, hands, card, to)
+        onto = self._top_at(state, hands, to)
         correct = correct_places(state.muggins, hands, mover, card, state.options)
-        if to in correct:
+        if to in correct:  # a correct place always fits; the own pile needs no fit (step 3)
             return self._place(state, hands, mover, card, to, onto, turned_over, None)
+        # The own pile takes any card, so it is always "fitted"; elsewhere MUGGINS-FIT-1 decides.
+        fitted = to.kind == "own" or (onto is not None and fits(card, onto))
         if state.options.coach:
-            should = " or ".join(self._describe_place(state, p, hands) for p in correct)
-            raise RuleViolation("MUGGINS-PLAY-2", f"coach: {card.pretty()} must go on {should}, not on "
-                                f"{self._describe_place(state, to, hands)}", card=str(card),
-                                correct=[p.to_json() for p in correct], breach="MUGGINS-PEN-1")
+            self._coach_refusal(state, hands, card, to, onto, fitted, correct)
         moved_to: Place | None = None
-        if not state.options.play_stands:
+        # MUGGINS-OPT-PLAY-STANDS leaves the card only where it can lie (it fits there).
+        if not (state.options.play_stands and fitted):
             moved_to = correct[0]
             if event.get("moved_to") is not None:
                 moved_to = self._parse_place(state, event, "moved_to", mover)
@@ -482,11 +477,32 @@ class Muggins(BaseRules):
                     raise RuleViolation("MUGGINS-PEN-3", f"{card.pretty()} must be moved to a correct place: "
                                         + " or ".join(self._describe_place(state, p, hands) for p in correct),
                                         correct=[p.to_json() for p in correct])
-        return self._place(state, hands, mover, card, to, onto, turned_over, (correct, moved_to))
+        return self._place(state, hands, mover, card, to, onto, turned_over, (correct, moved_to, fitted))
+
+    def _coach_refusal(self, state: MugginsState, hands: Sequence[Hand], card: Card, to: Place,
+                       onto: Card | None, fitted: bool, correct: tuple[Place, ...]) -> None:
+        """MUGGINS-OPT-COACH: a breach is refused with the rule it breaks, and nothing is paid."""
+        should = " or ".join(self._describe_place(state, p, hands) for p in correct)
+        facts: dict[str, Any] = {"card": str(card), "top": None if onto is None else str(onto),
+                                 "correct": [p.to_json() for p in correct], "breach": "MUGGINS-PEN-1"}
+        if not fitted:
+            raise RuleViolation("MUGGINS-FIT-1", f"coach: {self._misfit(state, hands, card, to, onto)}; "
+                                f"it goes on {should}", **facts)
+        raise RuleViolation("MUGGINS-PLAY-2", f"coach: {card.pretty()} must go on {should}, not on "
+                            f"{self._describe_place(state, to, hands)}", **facts)
+
+    def _misfit(self, state: MugginsState, hands: Sequence[Hand], card: Card, to: Place,
+                onto: Card | None) -> str:
+        if onto is None:
+            return f"{card.pretty()} cannot go on {state.players[to.index]}'s discard pile: there is none"
+        return (f"{card.pretty()} does not fit on {self._describe_place(state, to, hands)}: a card goes one "
+                "rank up or down, and Ace and King do not wrap")
 
     def _breach_reason(self, state: MugginsState, hands: Sequence[Hand], card: Card, to: Place,
-                       correct: tuple[Place, ...]) -> str:
+                       onto: Card | None, fitted: bool, correct: tuple[Place, ...]) -> str:
         should = " or ".join(self._describe_place(state, p, hands) for p in correct)
+        if not fitted:
+            return f"{self._misfit(state, hands, card, to, onto)}; it belonged on {should}"
         put = self._describe_place(state, to, hands)
         if correct[0].kind == "muggins":
             why = "a muggins pile comes first"
@@ -498,12 +514,15 @@ class Muggins(BaseRules):
 
     def _place(self, state: MugginsState, hands: list[Hand], mover: int, card: Card, to: Place,
                onto: Card | None, turned_over: bool,
-               breach: tuple[tuple[Place, ...], Place | None] | None) -> MugginsState:
+               breach: tuple[tuple[Place, ...], Place | None, bool] | None) -> MugginsState:
+        """``breach`` = (the correct places, where the card was moved or None if it stays, whether
+        it fitted where it was put); None for a correct placement."""
         n = len(state.players)
         number = len(state.history) + 1
         final = to if breach is None or breach[1] is None else breach[1]
         # Described before anything moves, as the mover saw the table.
-        reason = "" if breach is None else self._breach_reason(state, hands, card, to, breach[0])
+        reason = "" if breach is None else self._breach_reason(state, hands, card, to, onto, breach[2],
+                                                                breach[0])
         muggins = list(state.muggins)
         self._put(muggins, hands, card, final)
         call: MugginsCall | None = None
@@ -511,13 +530,13 @@ class Muggins(BaseRules):
         if breach is None:
             turn_ends = final.kind == "own" or state.options.one_card
         else:
-            correct, moved_to = breach
+            correct, moved_to, fitted = breach
             givers, gathered = _collect_penalty(hands, mover, state.finished)  # MUGGINS-PEN-2
             stands = moved_to is None
             # MUGGINS-PEN-3 ends the turn; under PLAY-STANDS the card counts where it lies.
             turn_ends = not stands or final.kind == "own" or state.options.one_card
             call = MugginsCall(number, mover, card, to, onto, correct, moved_to, givers, len(gathered),
-                               reason, turn_ends)
+                               reason, turn_ends, fitted)
             scored.append(Scored(mover, 0, "muggins", "MUGGINS-PEN-2",
                                  f"Muggins! {reason}; {len(gathered)} penalty card(s)"))
         progress = breach is not None or final.kind != "own"
@@ -680,35 +699,58 @@ class Muggins(BaseRules):
         }
 
     def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+        """One line of the history: who turned which card and where it went. The event alone does
+        not say whether it was a muggins (the state does), except when a ``moved_to`` was given."""
         def who(seat: Any) -> str:
             return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
 
         kind = event.get("type")
         if kind == "setup":
-            cards = event.get("muggins")
-            shown = " ".join(cards) if isinstance(cards, list) and all(isinstance(c, str) for c in cards) else cards
-            return f"Muggins cards laid out: {shown}"
+            raw = event.get("muggins")
+            items = raw.split() if isinstance(raw, str) else raw if isinstance(raw, list) else []
+            text = f"Muggins cards laid out: {' '.join(_pretty(c) for c in items)}"
+            dealer = event.get("dealer")
+            if isinstance(dealer, int) and 0 <= dealer < len(players):
+                text += f"; {who(dealer)} deals, {who((dealer + 1) % len(players))} starts"
+            return text
         if kind == "turn":
-            to = event.get("to") if isinstance(event.get("to"), Mapping) else {}
-            assert isinstance(to, Mapping)
-            if to.get("pile") == "muggins" and isinstance(to.get("index"), int):
-                where = f"muggins pile {to['index'] + 1}"
-            elif to.get("pile") == "discard":
-                where = f"{who(to.get('player'))}'s discard pile"
-            else:
-                where = "own discard pile"
             mover = event.get("player")
-            prefix = f"{who(mover)} turns" if mover is not None else "Turned"
-            return f"{prefix} {event.get('card')} → {where}"
+            text = f"{who(mover) if mover is not None else 'Next player'} turned {_pretty(event.get('card'))}"
+            text += f" and put it on {_describe_raw_place(event.get('to'), players, mover)}"
+            if isinstance(event.get("moved_to"), Mapping):
+                text += f" (Muggins! moved to {_describe_raw_place(event.get('moved_to'), players, mover)})"
+            return text
         if kind == "stop":
-            return "The players agree to stop (fewest cards wins)"
+            return "The players agree to stop: whoever holds the fewest cards wins"
         if kind == "result":
-            if event.get("placings") is not None:
-                return f"Result: placings {event.get('placings')}"
+            placings = event.get("placings")
+            if isinstance(placings, list):
+                groups = [g if isinstance(g, list) else [g] for g in placings]
+                return "Result: " + ", ".join(f"{k}. {' and '.join(who(p) for p in g)}"
+                                              for k, g in enumerate(groups, start=1))
             winner = event.get("winner")
-            names = ", ".join(who(p) for p in winner) if isinstance(winner, list) else who(winner)
+            names = " and ".join(who(p) for p in winner) if isinstance(winner, list) else who(winner)
             return f"Result: {names} won"
         return super().describe(event, players)
+
+
+def _pretty(text: Any) -> str:
+    """A card as the history shows it (``6♥``); text that is not a card is shown as entered."""
+    try:
+        return parse_card(str(text), "french").pretty()
+    except ValueError:
+        return str(text)
+
+
+def _describe_raw_place(raw: Any, players: Sequence[str], mover: Any) -> str:
+    """A place as an event spells it (not yet validated), in words."""
+    place = raw if isinstance(raw, Mapping) else {}
+    pile, seat = place.get("pile"), place.get("player")
+    if pile == "muggins" and isinstance(place.get("index"), int) and not isinstance(place.get("index"), bool):
+        return f"muggins pile {place['index'] + 1}"
+    if pile == "discard" and isinstance(seat, int) and 0 <= seat < len(players):
+        return "their own discard pile" if seat == mover else f"{players[seat]}'s discard pile"
+    return "their own discard pile" if pile == "own" else "?"
 
 
 # --- Module-level helpers used by the rules object and the screens ---------------------------
@@ -868,7 +910,9 @@ def _call_json(state: MugginsState, call: MugginsCall | None) -> JSON | None:
         "placed_on": str(call.placed_on) if call.placed_on is not None else None,
         "should": [p.to_json() for p in call.correct],
         "moved_to": call.moved_to.to_json() if call.moved_to is not None else None,
+        "fits": call.fitted,
         "rule": "MUGGINS-PEN-1",
+        "fit_rule": None if call.fitted else "MUGGINS-FIT-1",
         "priority_rule": "MUGGINS-PLAY-2",
         "penalty_rule": "MUGGINS-PEN-2",
         "givers": list(call.givers),

@@ -480,6 +480,9 @@ class Mulatschak(BaseRules):
                                 expected=expected)
         for card in cards:
             _check_unseen(deal, card, player)
+        untouched = not any(e.player == player for e in deal.exchanges)
+        if deal.weli_to == player and untouched and WELI not in cards and WELI not in played:
+            raise RuleViolation("MULAT-DEAL-3", f"player {player} kept the Weli at the cut; it is in the hand")
         hands = list(deal.hands)
         hands[player] = tuple(cards)
         new = replace(deal, hands=tuple(hands))
@@ -894,7 +897,7 @@ class Mulatschak(BaseRules):
             tricks = deal.tricks[:-1] + (trick + ((player, card),),)
         else:
             tricks = deal.tricks + (((player, card),),)
-        new = replace(deal, tricks=tricks).with_owner(card, -1)
+        new = replace(deal, tricks=tricks)
         active = new.active
         if len(tricks[-1]) == len(active):
             winner = new.trick_winner(len(tricks) - 1)
@@ -1368,12 +1371,16 @@ def _deal_json(state: MulState, deal: Deal) -> JSON:
         "exchange_queue": list(deal.exch_queue),
         "bridge_queue": list(deal.bridge_queue),
         "tricks": tricks,
-        "next_leader": deal.leader if deal.phase == "play" else None,
+        "next_leader": deal.leader if deal.phase == "play" and not _trick_open(deal) else None,
         "tricks_won": won,
         "hands_entered": [h is not None for h in deal.hands],
         "cards_held": [None if deal.decisions[p] == "home" else 5 - len(deal.played_by(p)) for p in range(n)],
         "seen": [{"card": str(c), "holder": h} for c, h in deal.owners],
     }
+
+
+def _trick_open(deal: Deal) -> bool:
+    return bool(deal.tricks) and len(deal.tricks[-1]) < len(deal.active)
 
 
 def _hints(state: MulState, deal: Deal) -> list[Event]:
@@ -1385,6 +1392,12 @@ def _hints(state: MulState, deal: Deal) -> list[Event]:
         if not state.opts.no_knock:
             hints.append({"type": "knock", "player": deal.cutter, "weli": False})
         return hints
+    if phase in ("bidding", "trump"):
+        try:
+            _check_no_weak_hand(state, deal)
+        except RuleViolation as exc:
+            weak = exc.facts["player"]
+            return [{"type": "collapse", "player": weak, "cards": [str(c) for c in deal.hands[weak] or ()]}]
     if phase == "bidding" and p is not None:
         hints = [{"type": "pass", "player": p}]
         if state.scores[p] > BID_LIMIT:
@@ -1405,7 +1418,7 @@ def _hints(state: MulState, deal: Deal) -> list[Event]:
         return hints
     if phase == "exchange" and p is not None:
         if not deal.exch_queue:
-            return [{"type": "bridge_cards", "player": p, "face_up": []}]
+            return []   # the Bridge cards are whatever the stock gives: nothing to list
         top = min(5, state.opts.exch_limit, 5 if state.opts.reshuffle else _available(state, deal))
         return [{"type": "exchange", "player": p, "count": k} for k in range(top + 1)]
     if phase == "play" and p is not None:

@@ -20,8 +20,8 @@ A, B, C, D, E = range(5)
 Event = dict[str, Any]
 
 
-def new(players: int = 4, mode: str = "adjudicate", **options: Any) -> MouselState:
-    return R.new("ABCDEFG"[:players], options, mode)  # type: ignore[arg-type]
+def new(players: int = 4, mode: Any = "adjudicate", **options: Any) -> MouselState:
+    return R.new("ABCDEFG"[:players], options, mode)
 
 
 def run(state: MouselState, *events: Event) -> MouselState:
@@ -106,6 +106,7 @@ def test_ex1_turn_up_sequence() -> None:
 
 
 def test_ex2_first_deal_clean_split() -> None:
+    """MOUSEL-EX-2; O decides last (MOUSEL-EXCH-4, MOUSEL-AMB-5); one extra discard (MOUSEL-AMB-14)."""
     state = run(new(), *EX1)
     assert R.to_json(state)["deal"]["decision_order"] == [B, C, A, D]  # D is O and decides last
     assert state.deal is not None and state.deal.must_play == D
@@ -120,6 +121,7 @@ def test_ex2_first_deal_clean_split() -> None:
 
 
 def test_ex3_second_deal_penalties() -> None:
+    """MOUSEL-EX-3; penalties are the pot before shares (MOUSEL-AMB-13); MOUSEL-POT-2 (12 = 3 × 4)."""
     state = run(new(), *EX1, *EX2_REST)
     state = run(state, *EX3[:1])
     assert state.balances == (-1, 0, -2, -1) and state.pot == 4  # after antes
@@ -136,6 +138,7 @@ def test_ex3_second_deal_penalties() -> None:
 
 
 def test_ex4_third_deal_taker_set() -> None:
+    """MOUSEL-EX-4; the history feeds the chart; balances go negative (MOUSEL-END-3)."""
     state = run(new(), *EX1, *EX2_REST, *EX3)
     state = run(state, EX4[0])
     assert state.balances == (1, -1, -6, -6) and state.pot == 12
@@ -151,6 +154,7 @@ def test_ex4_third_deal_taker_set() -> None:
 
 
 def test_ex5_five_players_short_stock() -> None:
+    """MOUSEL-EX-5; first come, first served (MOUSEL-AMB-6); refused cards are out (MOUSEL-AMB-3)."""
     state = run(new(5), deal(A))
     assert state.deal is not None and state.deal.stock == 7
     state = run(state, turn("7C"), *refuse(A, B, C, D, E, A))
@@ -171,6 +175,7 @@ def test_ex5_five_players_short_stock() -> None:
 
 
 def test_ex5_with_reshuffle() -> None:
+    """MOUSEL-EX-5 under MOUSEL-OPT-RESHUFFLE."""
     state = run(new(5, reshuffle=True), deal(A), turn("7C"), *refuse(A, B, C, D, E, A), turn("7D"),
                 *refuse(B), take(C), ex(C, 3), ex(D, 2))
     state = run(state, ex(E, 1))  # the 5 thrown away by C and D are the new stock
@@ -181,6 +186,7 @@ def test_ex5_with_reshuffle() -> None:
 
 
 def test_ex6_leftover_after_a_player_leaves() -> None:
+    """MOUSEL-EX-6 and MOUSEL-TV-4 through the engine; rounding down and carrying (MOUSEL-AMB-10)."""
     state = run(new(), *EX1, *EX2_REST, *EX3, *EX4)
     state = run(state, {"type": "leave", "player": C})
     assert state.status == ("in", "in", "left", "in") and state.next_dealer == D
@@ -241,6 +247,7 @@ def test_settlement_vectors_through_the_engine(players: int) -> None:
 
 
 def test_tv4_with_round_largest_option() -> None:
+    """MOUSEL-OPT-ROUND-LARGEST on MOUSEL-TV-4, and its tie rule."""
     split = split_pot(11, 3, 0, [0, 1], [2, 1, 0], round_largest=True)
     assert split.shares == (7, 4, 0) and split.leftover == 0  # 1/3 vs 2/3: B's fraction is larger
     tie = split_pot(7, 2, 1, [0, 1], [1, 1], round_largest=True)
@@ -254,18 +261,22 @@ def _legal(trump: str, led: str, hand: str) -> set[str]:
 
 
 def test_tv10_must_follow() -> None:
+    """MOUSEL-TV-10 (MOUSEL-PLAY-2)."""
     assert _legal("H", "KS", "7S AH 9D") == {"7S"}
 
 
 def test_tv11_trumping_is_optional() -> None:
+    """MOUSEL-TV-11 (MOUSEL-PLAY-3, MOUSEL-AMB-9)."""
     assert _legal("H", "KS", "AH 9D") == {"AH", "9D"}
 
 
 def test_tv12_following_need_not_beat() -> None:
+    """MOUSEL-TV-12 (MOUSEL-PLAY-3)."""
     assert _legal("H", "8H", "7H AC") == {"7H"}
 
 
 def test_play4_trick_winner() -> None:
+    """MOUSEL-PLAY-4, aces high (MOUSEL-COMP-1)."""
     cards = parse_cards("KS 7H AS")
     assert trick_winner(cards, 0, "H", ORDER_32) == 1  # the only trump wins
     # seat 2 leads KS, seat 3 throws AD, seat 0 follows with AS: the ace of the suit led wins
@@ -276,6 +287,7 @@ def test_play4_trick_winner() -> None:
 # --- Trump turn-up vectors -----------------------------------------------------------------------
 
 def test_tv20_dealer_takes_first_turn_up_blind() -> None:
+    """MOUSEL-TV-20 (MOUSEL-TRUMP-2)."""
     state = run(new(), deal(D), turn("9H"), take(D))
     assert state.deal is not None and state.deal.taker == D and state.deal.phase == "exchange"
     # O is then the dealer's right-hand neighbour (MOUSEL-EXCH-3)
@@ -283,11 +295,13 @@ def test_tv20_dealer_takes_first_turn_up_blind() -> None:
 
 
 def test_tv21_dealer_may_not_take_second_turn_up_at_once() -> None:
+    """MOUSEL-TV-21 (MOUSEL-TRUMP-5)."""
     state = run(new(), deal(D), turn("9H"), *refuse(D, A, B, C, D), turn("10H"))
     assert refused(state, take(D)).rule == "MOUSEL-TRUMP-5"
 
 
 def test_tv22_dealer_takes_after_everyone_refused() -> None:
+    """MOUSEL-TV-22 (MOUSEL-TRUMP-4), offered clockwise (MOUSEL-AMB-2)."""
     state = run(new(), deal(D), turn("9H"), *refuse(D, A, B, C, D), turn("10H"), *refuse(A, B, C), take(D))
     assert state.deal is not None and state.deal.taker == D
     first = run(new(), deal(D), turn("9H"), *refuse(A, B, C), take(D))  # blind pass by silence
@@ -326,6 +340,17 @@ def test_comp2_ledger_invariant_and_entries() -> None:
                          "note": "ante"}
 
 
+@pytest.mark.parametrize(("players", "pack52", "stock"), [
+    (2, False, 28), (3, False, 23), (4, False, 16), (5, False, 7),
+    (4, True, 36), (5, True, 27), (6, True, 16), (7, True, 3),
+])
+def test_comp3_deal2_deal4_cards_dealt_and_stock(players: int, pack52: bool, stock: int) -> None:
+    """The table of MOUSEL-COMP-3: N cards each (MOUSEL-DEAL-2), the rest is the stock (MOUSEL-DEAL-4)."""
+    state = run(new(players, **{"52": pack52}), deal(0))
+    assert state.deal is not None and state.deal.n == players and state.deal.stock == stock
+    assert R.to_json(state)["deal"]["hands"] == [players] * players
+
+
 @pytest.mark.parametrize(("players", "options"), [(1, {}), (6, {}), (7, {}), (8, {"52": True})])
 def test_comp3_player_counts(players: int, options: dict[str, Any]) -> None:
     with pytest.raises(SetupError) as info:
@@ -334,6 +359,7 @@ def test_comp3_player_counts(players: int, options: dict[str, Any]) -> None:
 
 
 def test_comp3_seven_players_with_52_cards() -> None:
+    """MOUSEL-OPT-52 / MOUSEL-AMB-1: seven players leave 3 cards of 52."""
     state = run(new(7, **{"52": True}), deal(0))
     assert state.deal is not None and state.deal.stock == 3 and state.pot == 7
 
@@ -418,6 +444,7 @@ def test_trump5_new_card_only_after_refusal() -> None:
 
 
 def test_trump7_void_deal_carries_the_pot() -> None:
+    """MOUSEL-TRUMP-7 / MOUSEL-AMB-4."""
     state = run(new(5), deal(A))
     for card in ["7C", "8C", "9C", "10C", "JC", "QC", "KC"]:
         state = run(state, turn(card), *refuse(B, C, D, E, A))
@@ -442,6 +469,7 @@ def test_exch1_turn_order_and_hand_size() -> None:
 
 
 def test_exch2_the_taker() -> None:
+    """MOUSEL-EXCH-2; the taker may throw the turned-up card away (MOUSEL-AMB-7)."""
     state = run(new(), *EX1)
     assert refused(state, fold(B)).rule == "MOUSEL-EXCH-2"
     assert refused(state, ex(B, 6)).rule == "MOUSEL-EXCH-2"
@@ -496,6 +524,7 @@ def test_exch7_folded_players_do_not_play() -> None:
 
 
 def test_play1_taker_leads_winner_leads_next() -> None:
+    """MOUSEL-PLAY-1 / MOUSEL-AMB-8."""
     state = run(new(), *EX1, *EX2_REST[:5])
     assert refused(state, plays((A, "AH"))[0]).rule == "MOUSEL-PLAY-1"
     assert state.to_act() == B
@@ -512,6 +541,7 @@ def _revoke_table(**options: Any) -> MouselState:
 
 
 def test_play2_play5_revoke_found_from_later_play() -> None:
+    """MOUSEL-PLAY-2 checked retroactively (MOUSEL-PLAY-5)."""
     state = _revoke_table()
     view = R.to_json(state)
     assert len(view["pending_revokes"]) == 1
@@ -527,6 +557,7 @@ def _finish_revoke_deal(state: MouselState) -> MouselState:
 
 
 def test_pot8_confirmed_revoke() -> None:
+    """MOUSEL-POT-8 / MOUSEL-AMB-11."""
     state = _finish_revoke_deal(_revoke_table())
     assert state.deal is not None and state.deal.phase == "review" and state.to_act() is None
     state = run(state, {"type": "confirm_revoke", "id": 1})
@@ -567,6 +598,7 @@ def test_pot6_folders_pay_nothing_more() -> None:
 
 
 def test_end1_end2_session_end_split() -> None:
+    """MOUSEL-END-1 (no end until asked), MOUSEL-END-2 / MOUSEL-AMB-12."""
     state = run(new(), *EX1, *EX2_REST, *EX3)  # pot 8 of penalties
     assert refused(run(state, deal()), {"type": "end_session"}).rule == "MOUSEL-END-2"
     assert refused(run(state, deal()), {"type": "leave", "player": B}).rule == "MOUSEL-END-2"
@@ -594,11 +626,13 @@ def test_end2_remainder_is_unallocated() -> None:
 
 
 def test_end3_balances_go_negative() -> None:
+    """MOUSEL-END-3: MOUSEL-TV-6 leaves the taker at -5."""
     state = run(new(2, mode="tally"), tally(A, [0, 2], dealer=B))
     assert state.balances == (-5, 1) and state.pot == 4
 
 
 def test_opt_52_needed_for_six() -> None:
+    """MOUSEL-OPT-52."""
     state = run(new(6, **{"52": True}, mode="tally"), tally(0, [1, 1, 1, 1, 1, 1], dealer=5))
     assert state.pot == 6
 
@@ -795,3 +829,12 @@ def test_rule_book_covers_every_rule_the_engine_cites() -> None:
     cited = set(re.findall(r'"(MOUSEL-[A-Z]+-[A-Z0-9-]+)"', source))
     listed = set(re.findall(r"^\* \*\*(MOUSEL-[A-Z0-9-]+)\*\*", book, re.MULTILINE))
     assert cited and cited <= listed
+
+
+def test_pot3_leaving_twice_and_rotation_after_a_leave() -> None:
+    state = run(new(mode="tally"), tally(B, [1, 2, 0, 1], [C], dealer=D))  # A deals next
+    state = run(state, {"type": "leave", "player": A})
+    assert refused(state, {"type": "leave", "player": A}).rule == "MOUSEL-POT-3"
+    assert state.next_dealer == B and R.to_json(state)["value_per_trick"] == 1  # 3 antes, 3 tricks
+    state = run(state, tally(C, [0, 1, 1, 1]))
+    assert state.sheet[-1].dealer == B and state.sheet[-1].hand_size == 3

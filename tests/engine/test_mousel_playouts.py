@@ -21,7 +21,13 @@ from scorekeeper.cards import Card
 from scorekeeper.engine.base import RuleViolation
 from scorekeeper.engine.ledger import check_invariant
 from scorekeeper.engine.mousel import (
-    OBLIGATIONS_32, OBLIGATIONS_52, RANKS_32, RANKS_52, SUITS, Mousel, MouselState,
+    OBLIGATIONS_32,
+    OBLIGATIONS_52,
+    RANKS_32,
+    RANKS_52,
+    SUITS,
+    Mousel,
+    MouselState,
 )
 from scorekeeper.engine.tricks import legal_cards
 

@@ -16,6 +16,7 @@ from scorekeeper.engine.muggins import (
     Hand,
     Muggins,
     MugginsState,
+    Place,
     correct_places,
     fits,
     placements_for,
@@ -203,15 +204,69 @@ def test_comp_3_no_such_pile() -> None:
 # --- Fit and priority -----------------------------------------------------------------------
 
 
-def test_fit_1_refused() -> None:
-    """A card that does not fit is refused with the fit rule, not punished."""
-    state = started()  # muggins 5H 9C KD 2S
-    err = raises(state, turn("9H", mug(0)), "MUGGINS-FIT-1")   # 9 on 5
-    assert err.facts == {"card": "9H", "top": "5H"}
-    raises(state, turn("AH", mug(2)), "MUGGINS-FIT-1")         # A on K: no wrap
-    raises(state, turn("4H", disc(1)), "MUGGINS-FIT-1")        # B has no discard pile yet
-    state = RULES_.apply(state, turn("7H", OWN))
-    raises(state, turn("10H", disc(0)), "MUGGINS-FIT-1")       # 10 on A's 7
+def misfit(state: MugginsState, event: dict[str, Any]) -> MugginsState:
+    """Apply a placement where the card does not fit and check it was called as a muggins."""
+    after = RULES_.apply(state, event)
+    call = after.last_muggins
+    assert call is not None and call.n == len(after.history) and not call.fitted
+    data = RULES_.to_json(after)["last_muggins"]
+    assert data["fits"] is False and data["fit_rule"] == "MUGGINS-FIT-1" and data["rule"] == "MUGGINS-PEN-1"
+    assert total(after) == total(state)
+    return after
+
+
+def test_fit_1_misfit_is_a_muggins() -> None:
+    """MUGGINS-FIT-1 with MUGGINS-PEN-1: a card put where it does not fit breaks the priority too;
+    it is penalised (PEN-2), moved to a correct place and the turn ends (PEN-3)."""
+    state = started()  # muggins 5H 9C KD 2S; A to act, nobody has a discard pile
+    after = misfit(state, turn("9H", mug(0)))                  # 9 on 5: four apart; it fits nowhere
+    call = after.last_muggins
+    assert call is not None and call.placed == Place("muggins", 0)
+    assert str(call.placed_on) == "5H" and [p.to_json() for p in call.correct] == [OWN]
+    assert call.moved_to is not None and call.moved_to.kind == "own" and call.turn_ended
+    assert [str(c) for c in after.hands[0].discard] == ["9H"] and [str(p[-1]) for p in after.muggins][0] == "5H"
+    assert call.givers == (1, 2) and after.hands[0].cards == 16 - 1 + 1 + 2 and after.to_act == 1
+    data = RULES_.to_json(after)
+    assert "does not fit on muggins pile 1 (5♥)" in data["last_muggins"]["explanation"]
+    assert data["placements"][-1]["onto"] == "5H" and data["placements"][-1]["final"] == OWN
+
+
+def test_fit_1_no_wrap_is_a_muggins() -> None:
+    """An Ace on a King does not fit (no wrap-around); the Ace belonged on the 2."""
+    after = misfit(started(), turn("AH", mug(2)))
+    call = after.last_muggins
+    assert call is not None and call.moved_to is not None and call.moved_to.to_json() == mug(3)
+    assert [str(p[-1]) for p in after.muggins] == ["5H", "9C", "KD", "AH"] and after.to_act == 1
+
+
+def test_fit_1_on_a_missing_discard_pile_is_a_muggins() -> None:
+    after = misfit(started(), turn("4H", disc(1)))             # B has no discard pile yet
+    call = after.last_muggins
+    assert call is not None and call.placed_on is None and call.moved_to is not None
+    assert call.moved_to.to_json() == mug(0) and after.hands[1].discard == ()
+    assert "there is none" in call.reason
+
+
+def test_fit_1_on_a_discard_pile_is_a_muggins() -> None:
+    state = RULES_.apply(started(), turn("7H", OWN))           # A: [7H]; B to act
+    after = misfit(state, turn("10H", disc(0)))                # 10 on A's 7; it belonged on the 9
+    assert after.last_muggins is not None and after.last_muggins.moved_to == after.last_muggins.correct[0]
+    assert [str(c) for c in after.hands[0].discard] == ["7H"] and str(after.muggins[1][-1]) == "10H"
+
+
+def test_fit_1_card_fitting_nowhere() -> None:
+    """Special case: when the card fits no muggins pile and not the left pile, the own pile is the
+    correct place, whatever its top; anywhere else is a muggins and the card goes to the own pile."""
+    state = position(["KS", "2S"], [(["7C", "?"], ["JD"]), (3, ["4D"]), (3, [])])
+    assert [p["to"] for p in placements_for(state, "7C")] == [OWN]
+    right = RULES_.apply(state, turn("7C", OWN))
+    assert right.last_muggins is None and right.to_act == 1
+    assert [str(c) for c in right.hands[0].discard] == ["JD", "7C"]
+    for wrong in (mug(0), mug(1), disc(1), disc(2)):
+        after = misfit(state, turn("7C", wrong))
+        assert after.last_muggins is not None and after.last_muggins.moved_to is not None
+        assert after.last_muggins.moved_to.kind == "own" and after.to_act == 1
+        assert [str(c) for c in after.hands[0].discard] == ["JD", "7C"]
 
 
 def test_play_2_own_pile_starts_a_pile_and_ends_turn() -> None:
@@ -314,9 +369,22 @@ def test_tv_6_left_pile_is_a_breach() -> None:
     assert "Muggins!" in call["explanation"] and "muggins pile 1" in call["explanation"]
 
 
-def test_tv_3_and_7_refuse_non_fits() -> None:
-    raises(tv_table("KC", ["AS", "QS"], None), turn("KC", mug(0)), "MUGGINS-FIT-1")
-    raises(tv_table("2C", ["AS", "10S"], None), turn("2C", mug(1)), "MUGGINS-FIT-1")
+def test_tv_3_and_7_misfits_are_muggins() -> None:
+    """MUGGINS-TV-3/7 the other way round: a King on the Ace, a 2 on the 10 do not fit → muggins."""
+    king = misfit(tv_table("KC", ["AS", "QS"], None), turn("KC", mug(0)))
+    assert [str(p[-1]) for p in king.muggins] == ["AS", "KC"]
+    two = misfit(tv_table("2C", ["AS", "10S"], None), turn("2C", mug(1)))
+    assert [str(p[-1]) for p in two.muggins] == ["2C", "10S"]
+
+
+def test_vectors_every_place_but_the_required_is_a_muggins() -> None:
+    """Whatever the test vector, every place except the required ones is a muggins, fitting or not."""
+    for _tv, card, tops, left, required in TV:
+        state = tv_table(card, tops, left)
+        places = [mug(i) for i in range(len(tops))] + [disc(1), disc(2), OWN]
+        for place in places:
+            after = RULES_.apply(state, turn(card, place))
+            assert (after.last_muggins is None) == (place in required), (card, place)
 
 
 # --- Worked examples ------------------------------------------------------------------------
@@ -485,7 +553,11 @@ def test_penalty_cards_known_when_giver_pile_is_known() -> None:
 def test_refused_event_leaves_state_intact() -> None:
     state = tv_table("6C", ["5S", "QS"], "7D")
     snapshot = RULES_.to_json(state)
-    raises(state, turn("6C", mug(1)), "MUGGINS-FIT-1")
+    raises(state, turn("5S", mug(1)), "MUGGINS-PLAY-7")       # the next card is known: 6♣
+    punished = RULES_.apply(state, turn("6C", mug(1)))
+    assert punished.last_muggins is not None and RULES_.to_json(state) == snapshot
+    coached = replace(state, options=replace(state.options, coach=True))
+    raises(coached, turn("6C", mug(1)), "MUGGINS-FIT-1")
     assert RULES_.to_json(state) == snapshot
 
 
@@ -523,13 +595,35 @@ def test_opt_play_stands() -> None:
     assert on_own.last_muggins is not None and on_own.to_act == 1           # own pile still ends it
 
 
+def test_opt_play_stands_only_where_it_fits() -> None:
+    """A card that does not fit cannot stay where it was put: it is moved and the turn ends."""
+    state = tv_table("6C", ["5S", "QS"], "7D")
+    state = replace(state, options=replace(state.options, play_stands=True))
+    after = misfit(state, turn("6C", mug(1)))
+    call = after.last_muggins
+    assert call is not None and call.moved_to is not None and call.moved_to.to_json() == mug(0)
+    assert [str(p[-1]) for p in after.muggins] == ["6C", "QS"] and after.to_act == 1 and call.turn_ended
+
+
 def test_opt_coach_refuses_without_penalty() -> None:
     state = tv_table("6C", ["5S", "QS"], "7D")
     state = replace(state, options=replace(state.options, coach=True))
     err = raises(state, turn("6C", disc(1)), "MUGGINS-PLAY-2")
     assert err.facts["correct"] == [mug(0)] and err.facts["breach"] == "MUGGINS-PEN-1"
+    assert err.facts["top"] == "7D"
     assert [p["to"] for p in placements_for(state, "6C")] == [mug(0)]
     assert RULES_.apply(state, turn("6C", mug(0))).last_muggins is None
+
+
+def test_opt_coach_refuses_a_misfit_with_the_fit_rule() -> None:
+    """MUGGINS-OPT-COACH with MUGGINS-FIT-1: a card that does not fit is refused, naming the fit rule."""
+    state = started(coach=True)  # muggins 5H 9C KD 2S
+    err = raises(state, turn("9H", mug(0)), "MUGGINS-FIT-1")
+    assert err.facts == {"card": "9H", "top": "5H", "correct": [OWN], "breach": "MUGGINS-PEN-1"}
+    assert "does not fit" in str(err)
+    raises(state, turn("AH", mug(2)), "MUGGINS-FIT-1")         # A on K: no wrap
+    err = raises(state, turn("4H", disc(1)), "MUGGINS-FIT-1")  # B has no discard pile yet
+    assert err.facts["top"] is None and err.facts["correct"] == [mug(0)]
 
 
 def test_opt_placings_and_end_1_after_game() -> None:
@@ -635,11 +729,23 @@ def test_correct_places_function() -> None:
 
 
 def test_describe() -> None:
-    text = RULES_.describe(turn("6H", mug(0), player=1), NAMES[:3])
-    assert text == "B turns 6H → muggins pile 1"
-    assert "C's discard pile" in RULES_.describe(turn("6H", disc(2)), NAMES[:3])
-    assert "Muggins cards" in RULES_.describe({"type": "setup", "muggins": ["5H"]}, NAMES[:3])
-    assert "A won" in RULES_.describe({"type": "result", "winner": 0}, NAMES[:3])
+    """The history lines: cards with suit symbols, names, places in words."""
+    players = NAMES[:3]
+    assert RULES_.describe(turn("6H", mug(0), player=1), players) == "B turned 6♥ and put it on muggins pile 1"
+    assert RULES_.describe(turn("6H", disc(2), player=1), players) == "B turned 6♥ and put it on C's discard pile"
+    assert RULES_.describe(turn("JD", OWN, player=2), players).endswith("put it on their own discard pile")
+    assert RULES_.describe(turn("JD", disc(2), player=2), players).endswith("their own discard pile")
+    assert RULES_.describe(turn("6H", disc(1)), players) == "Next player turned 6♥ and put it on B's discard pile"
+    assert RULES_.describe(turn("8C", disc(0), player=2, moved_to=mug(1)), players) == (
+        "C turned 8♣ and put it on A's discard pile (Muggins! moved to muggins pile 2)")
+    assert RULES_.describe(turn("ZZ", {"pile": "table"}, player=9), players) == "? turned ZZ and put it on ?"
+    assert RULES_.describe({"type": "setup", "muggins": ["5H", "9C", "KD", "2S"], "dealer": 2}, players) == (
+        "Muggins cards laid out: 5♥ 9♣ K♦ 2♠; C deals, A starts")
+    assert RULES_.describe({"type": "setup", "muggins": "5H 9C"}, players) == "Muggins cards laid out: 5♥ 9♣"
+    assert RULES_.describe({"type": "result", "winner": 0}, players) == "Result: A won"
+    assert RULES_.describe({"type": "result", "winner": [0, 2]}, players) == "Result: A and C won"
+    assert RULES_.describe({"type": "result", "placings": [[2], [0, 1]]}, players) == "Result: 1. C, 2. A and B"
+    assert "fewest cards" in RULES_.describe({"type": "stop"}, players)
 
 
 def test_tally_mode() -> None:

@@ -3,7 +3,8 @@
 The model holds the real (shuffled) cards, feeds the engine what a table would enter, decides the
 correct places with its own reading of MUGGINS-PLAY-2 and checks after every event that the
 engine's piles match the table, that all 52 cards are accounted for, that "Muggins!" is called
-exactly when a better place existed, and that the game ends with a winner or a stalemate.
+exactly when the card was put somewhere MUGGINS-PLAY-2 does not allow (a better place, or a place
+where it does not fit at all), and that the game ends with a winner or a stalemate.
 """
 
 from __future__ import annotations
@@ -88,6 +89,19 @@ class Table:
                    and fit(card, self.discard[q][-1])]
         return places + [("own", p)]
 
+    def anywhere(self, p: int) -> list[Place]:
+        """Every place a card can be put down, fitting or not (other players' empty spots too)."""
+        places: list[Place] = [("muggins", i) for i in range(len(self.muggins))]
+        places += [("discard", q) for q in range(self.n) if q != p]
+        return places + [("own", p)]
+
+    def fits_at(self, card: str, place: Place) -> bool:
+        kind, index = place
+        if kind == "own":
+            return True  # step 3 takes any card
+        pile = self.muggins[index] if kind == "muggins" else self.discard[index]
+        return bool(pile) and fit(card, pile[-1])
+
     def put(self, card: str, place: Place) -> None:
         kind, index = place
         (self.muggins[index] if kind == "muggins" else self.discard[index]).append(card)
@@ -133,18 +147,21 @@ def playout(players: int, deck: list[str], options: dict[str, bool], rnd: random
         correct = table.correct(p, card)
         assert [as_event(c) for c in correct] == data["places_by_rank"][card[:-1]]
         to = rnd.choice(correct)
-        if rnd.random() < wrong_rate:
-            to = rnd.choice(table.fitting(p, card))
+        if rnd.random() < wrong_rate:  # a slip: half of them where the card fits, half anywhere at all
+            to = rnd.choice(table.fitting(p, card) if rnd.random() < 0.5 else table.anywhere(p))
         breach = to not in correct
+        fitted = table.fits_at(card, to)
+        assert fitted or breach  # a correct place always fits
         event: dict[str, Any] = {"type": "turn", "player": p, "card": card, "to": as_event(to)}
         if breach and options.get("coach"):
             with pytest.raises(RuleViolation) as info:
                 RULES.apply(state, event)
-            assert info.value.rule == "MUGGINS-PLAY-2"
-            to, breach = rnd.choice(correct), False
+            assert info.value.rule == ("MUGGINS-PLAY-2" if fitted else "MUGGINS-FIT-1")
+            to, breach, fitted = rnd.choice(correct), False, True
             event["to"] = as_event(to)
         final = to
-        if breach and not options.get("play_stands"):
+        moved = breach and not (options.get("play_stands") and fitted)
+        if moved:
             final = rnd.choice(correct)
             event["moved_to"] = as_event(final)
         before = state
@@ -156,17 +173,18 @@ def playout(players: int, deck: list[str], options: dict[str, bool], rnd: random
         data = RULES.to_json(state)
         called = state.last_muggins is not None and state.last_muggins.n == len(state.history)
         assert called == breach == data["muggins_called"]
+        if called:
+            assert data["last_muggins"]["fits"] is fitted
         check_matches(state, data, table)
-        check_turn(before, state, table, p, final, breach)
+        check_turn(before, state, table, p, final, moved)
     return finish_checks(state, table)
 
 
 def check_turn(before: MugginsState, state: MugginsState, table: Table, p: int, final: Place,
-               breach: bool) -> None:
+               moved: bool) -> None:
     if state.over:
         return
-    passes = (final[0] == "own" or before.options.one_card
-              or (breach and not before.options.play_stands) or table.cards(p) == 0)
+    passes = final[0] == "own" or before.options.one_card or moved or table.cards(p) == 0
     if not passes:
         assert state.to_act == p
         return

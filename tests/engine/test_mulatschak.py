@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.cards import NotationError, parse_cards
+from scorekeeper.cards import Card, NotationError, parse_cards
 from scorekeeper.engine import RULES
 from scorekeeper.engine.base import MalformedEvent, RuleViolation, SetupError
 from scorekeeper.engine.mulatschak import ORDER, Mulatschak, MulState, Opts, deal_changes, resume
@@ -245,6 +245,8 @@ def test_deal_3_weli_kept_at_the_cut_belongs_in_the_collapse_hand() -> None:
     s = run(new(), cut(3, weli=True))
     event = {"type": "collapse", "player": 3, "cards": ["7S", "8L", "9E", "10H", "10L"]}
     assert rule(s, event) == "MULAT-DEAL-3"
+    assert rule(s, hand(3, "7S 8L 9E 10H 10L")) == "MULAT-DEAL-3"
+    assert deal(run(s, hand(3, "W 8L 9E 10H 10L")))["hands_entered"] == [False, False, False, True]
 
 
 def test_deal_4_knock_doubles_and_may_be_forbidden() -> None:
@@ -286,6 +288,7 @@ def test_deal_7_too_late_after_the_bidding_started() -> None:
 def test_deal_7_collapse_is_compulsory_for_an_entered_weak_hand() -> None:
     s = run(new(), cut(3), hand(2, "7S 8L 9E 10H 10L"))
     assert rule(s, bid(1, 2)) == "MULAT-DEAL-7"
+    assert R.hints(s) == [{"type": "collapse", "player": 2, "cards": ["7S", "8L", "9E", "10H", "10L"]}]
     assert rule(s, {"type": "muli", "player": 1}) == "MULAT-DEAL-7"
     # MULAT-OPT-COLLAPSE-OPTIONAL: a weak hand may be kept.
     s = run(new(collapse_optional=True), cut(3), hand(2, "7S 8L 9E 10H 10L"), bid(1, 2))
@@ -683,6 +686,27 @@ def test_play_3_4_5_live_with_an_entered_hand() -> None:
     assert rule(loose, play(2, "AE")) == "MULAT-PLAY-3"
 
 
+def test_play_2_weli_is_only_a_trump_live() -> None:
+    """MULAT-TV-11 live: Herz trumps, a Schelle led; the Weli cannot follow Schelle."""
+    s = run(to_play("H"), hand(2, "W 8S 9L 10L UL"), play(1, "10S"))
+    assert rule(s, play(2, "W")) == "MULAT-PLAY-3"
+    run(s, play(2, "8S"))
+
+
+def test_play_6_void_in_both_plays_anything() -> None:
+    s = run(to_play("E"), hand(2, "9H 8H 7L 10L UL"), play(1, "10S"))
+    for card in ("9H", "7L", "UL"):
+        run(s, play(2, card))
+
+
+def test_comp_1_two_hands_cannot_share_a_card() -> None:
+    s = run(new(), cut(3), hand(1, "AS KS OS US 10S"))
+    assert rule(s, hand(2, "AS 9E 8E 7E 10E")) == "MULAT-COMP-1"
+    assert rule(s, {"type": "collapse", "player": 2, "cards": ["10S", "8L", "9E", "10H", "10L"]}) == "MULAT-COMP-1"
+    s = run(to_play(), play(1, "9S"))
+    assert rule(s, hand(2, "9S AE 8E 7E 10E")) == "MULAT-COMP-1"
+
+
 def test_play_live_hints_list_the_legal_cards() -> None:
     s = run(to_play(), hand(2, "KS 7S AE OL 9H"), play(1, "9S"))
     assert R.hints(s) == [play(2, "KS")]
@@ -704,6 +728,10 @@ def test_play_7_seed_examples_through_the_engine() -> None:
 # --- test vectors: legality -------------------------------------------------------------------
 
 
+def g(text: str) -> list[Card]:
+    return parse_cards(text, "german")
+
+
 @pytest.mark.parametrize("tv, suit, trick, held, legal", [
     ("MULAT-TV-1", "L", "AS", "KE 9H 7E", "KE 9H 7E"),
     ("MULAT-TV-2", "L", "AS KE", "8L AE", "8L"),
@@ -719,18 +747,15 @@ def test_play_7_seed_examples_through_the_engine() -> None:
     ("MULAT-TV-12", "L", "10S", "W 8H", "W"),
 ])
 def test_legality_vectors(tv: str, suit: str, trick: str, held: str, legal: str) -> None:
-    g = lambda text: parse_cards(text, "german")  # noqa: E731
     assert legal_cards(g(held), g(trick), suit, Opts().duties) == g(legal), tv
 
 
 def test_mulat_tv_13_no_stichzwang() -> None:
-    g = lambda text: parse_cards(text, "german")  # noqa: E731
     assert legal_cards(g("KS 7S AE"), g("9S"), "E", Opts(no_stichzwang=True).duties) == g("KS 7S")
 
 
 def test_seed_example_1_without_the_schellen_ten() -> None:
     """Had D held no Schelle, D would have had to overtrump 8L with 10L, and would have won."""
-    g = lambda text: parse_cards(text, "german")  # noqa: E731
     assert legal_cards(g("10L 9H"), g("AS KE 8L"), "L", Opts().duties) == g("10L")
     assert trick_winner(g("AS KE 8L 10L"), 0, "L", ORDER) == 3
 
@@ -861,6 +886,9 @@ def test_mulat_ex_1() -> None:
     assert row["tricks"] == [None, 1, 0, 4] and row["home"] == [0]
     assert row["changes"] == [1, -1, 5, -4] and row["totals"] == [22, 20, 26, 17]
     assert js(s)["scores"] == [22, 20, 26, 17] and js(s)["dealer"] == 0
+    assert [(x.side, x.points, x.rule) for x in s.scored] == [
+        (0, 1, "MULAT-SCORE-5"), (1, -1, "MULAT-SCORE-3"), (2, 5, "MULAT-SCORE-3"), (3, -4, "MULAT-SCORE-3")]
+    assert R.outcome(s) is None
 
 
 def test_mulat_ex_2() -> None:

@@ -162,7 +162,7 @@ def check_deal_end(state: MulleState) -> None:
 
 
 @pytest.mark.parametrize(("n", "options"), SETUPS)
-@settings(max_examples=6)
+@settings(max_examples=15)
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_random_games_keep_the_invariants(n: int, options: dict[str, Any], seed: int) -> None:
     game = random_game(n, options, seed)

@@ -1,0 +1,73 @@
+"""Muggins on a phone: a short scripted game with a muggins penalty, played by tapping cards and piles."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page, Playwright, expect
+
+
+def tap_card(page: Page, name: str, code: str) -> None:
+    """Tap a card in the picker (the radio itself is hidden behind the card face)."""
+    page.locator(f"label.pick:has(input[name='{name}'][value='{code}'])").click()
+
+
+def test_a_short_game_with_a_muggins_penalty(browser: Browser, live_server: str, playwright: Playwright) -> None:
+    phone = playwright.devices["Pixel 7"]
+    page = browser.new_context(**phone, locale="en-GB", reduced_motion="reduce").new_page()
+    page.goto(live_server + "/")
+    page.locator("input[name=game][value=muggins]").check()
+    for i, name in enumerate(["Anna", "Bo", "Cleo"]):
+        page.locator(f"#player{i}").fill(name)
+    page.get_by_role("button", name="Open the table").click()
+    page.get_by_role("button", name="Anna", exact=True).click()
+    expect(page.get_by_text("Lay out the muggins cards")).to_be_visible()
+
+    for n, code in enumerate(("5H", "9C", "KD", "2S"), start=1):  # each tap redraws the sheet
+        tap_card(page, "pick", code)
+        expect(page.locator(".mg-chosen .cardface:not(.mg-empty)")).to_have_count(n)
+    page.get_by_label("Cleo", exact=True).check()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
+
+    sound = page.locator("[data-mg-sound]")  # the app script shows the switch; it starts off
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+
+    # Anna turns a 4: the 5♥ pile is highlighted, she puts it there and goes on.
+    tap_card(page, "card", "4H")
+    expect(page.get_by_text("Where did Anna put the 4♥? Tap that pile.")).to_be_visible()
+    right = page.locator("button.mg-pile.right")
+    expect(right).to_have_count(1)
+    expect(right).to_contain_text("Muggins pile 1")
+    right.click()
+    expect(page.get_by_text("Anna goes on: turn the next card.")).to_be_visible()
+
+    # A 7 fits nowhere: her own pile, and Bo's turn.
+    tap_card(page, "card", "7C")
+    page.get_by_role("button", name="Put the 7♣ on Anna's own pile — the right place").click()
+    expect(page.get_by_text("Bo's turn")).to_be_visible()
+
+    # Bo turns a 6, which belongs on Anna's 7, but puts it on his own pile: Muggins!
+    tap_card(page, "card", "6D")
+    page.get_by_role("button", name="Put the 6♦ on Bo's own pile").click()
+    banner = page.locator(".mg-call")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Muggins!")
+    expect(banner).to_contain_text("Anna and Cleo each gave Bo a card: 2 cards go under Bo's draw pile.")
+    expect(banner).to_contain_text("The 6♦ was moved to Anna's pile.")
+    expect(banner.get_by_role("link", name="MUGGINS-PEN-2")).to_be_visible()
+    expect(page.locator(".sheet > .scored")).to_be_hidden()  # the banner says it all
+    expect(page.get_by_text("Bo holds 17 cards", exact=False)).to_have_count(1)
+    expect(page.get_by_text("Cleo's turn")).to_be_visible()
+
+    # Cleo turns a 3 onto the 4♥ and then they agree to stop: fewest cards wins.
+    tap_card(page, "card", "3S")
+    page.locator("button.mg-pile.right").first.click()
+    expect(page.locator(".mg-call")).to_have_count(0)
+    page.get_by_text("Going round in circles?").click()
+    page.get_by_role("button", name="Stop: fewest cards wins").click()
+    expect(page.locator(".mg-won")).to_contain_text("Cleo wins!")
+    expect(page.locator(".mg-won")).to_contain_text("1. Cleo · 14 cards")
+
+    page.get_by_role("link", name="The whole game, move by move").click()
+    expect(page.get_by_text("Bo turned 6♦ and put it on their own discard pile")).to_be_visible()
