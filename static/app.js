@@ -91,4 +91,16 @@
   });
   document.addEventListener("DOMContentLoaded", sync);
   document.addEventListener("htmx:afterSwap", sync);
+  // The stream's echo of a move this sheet already shows would redraw it and wipe the card the
+  // player has just chosen for the next move; skip that redraw (newer moves still redraw).
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var el = evt.detail.elt;
+    if (!el || el.id !== "sheet" || !el.querySelector(".mg")) return;
+    var trigger = (evt.detail.requestConfig || {}).triggeringEvent;
+    if (!trigger || trigger.type !== "sse:message" || !trigger.detail || !trigger.detail.data) return;
+    try {
+      var seq = JSON.parse(trigger.detail.data).seq;
+      if (typeof seq === "number" && seq <= Number(el.dataset.seq)) evt.preventDefault();
+    } catch (e) { /* not a move notice: redraw as usual */ }
+  });
 })();

@@ -281,6 +281,11 @@ def _groups_by_first(values: Sequence[tuple[int, ...]], packing: _Packing, v: in
     return [[packed for _, packed in sorted(groups, key=lambda sp: sp[0])] for groups in sized]
 
 
+# --- The partition search (claimed captures) -------------------------------------------------
+
+Kind = tuple[tuple[int, ...], bool]  # (values the card may take, may be taken by rank-match)
+
+
 def _kinds_of(played: Card, cards: Sequence[Card], scheme: ValueScheme) -> tuple[list[Kind], list[list[Card]]]:
     """Distinct kinds (biggest card first: it has the fewest partners) and the cards of each."""
     by_kind: dict[Kind, list[Card]] = {}

@@ -53,7 +53,7 @@ def test_a_short_game_with_a_muggins_penalty(browser: Browser, live_server: str,
     banner = page.locator(".mg-call")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("Muggins!")
-    expect(banner).to_contain_text("Anna and Cleo each gave Bo a card: 2 cards go under Bo's draw pile.")
+    expect(banner).to_contain_text("Cleo and Anna each gave Bo a card: 2 cards go under Bo's draw pile.")
     expect(banner).to_contain_text("The 6♦ was moved to Anna's pile.")
     expect(banner.get_by_role("link", name="MUGGINS-PEN-2")).to_be_visible()
     expect(page.locator(".sheet > .scored")).to_be_hidden()  # the banner says it all
