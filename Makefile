@@ -24,6 +24,7 @@ translations: $(STAMP)
 	$(BIN)/pybabel -q compile -d scorekeeper/translations
 
 assets: $(STAMP)
+	$(BIN)/python -m scorekeeper.assets
 	$(BIN)/python -m whitenoise.compress -q static
 
 run: $(STAMP) translations assets

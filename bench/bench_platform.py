@@ -35,7 +35,6 @@ import random
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -82,6 +81,48 @@ class Server:
         return f"http://{HOST}:{self.port}"
 
 
+COMPRESSIBLE = {".css", ".js", ".svg", ".json", ".html", ".txt", ".webmanifest"}
+
+
+def static_is_current() -> bool:
+    """True when static/dist (hashed copies, `make assets`) matches static/ and every text file
+    there has fresh .gz and .br siblings — then nothing is rebuilt under a server that may be
+    reading those files."""
+    import hashlib
+
+    static = ROOT / "static"
+    dist = static / "dist"
+    if (ROOT / "scorekeeper" / "assets.py").exists():
+        try:
+            manifest = json.loads((dist / "manifest.json").read_text())
+        except (OSError, ValueError):
+            return False
+        for path in static.rglob("*"):
+            if path.is_dir() or dist in path.parents or path.suffix in {".gz", ".br"}:
+                continue
+            hashed = manifest.get(path.relative_to(static).as_posix(), "")
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+            if digest not in hashed or not (static / hashed).exists():
+                return False
+    for path in static.rglob("*"):
+        if path.suffix in COMPRESSIBLE and not path.name.endswith(".map"):
+            for sibling in (path.with_name(path.name + ".gz"), path.with_name(path.name + ".br")):
+                if not sibling.exists() or sibling.stat().st_mtime < path.stat().st_mtime:
+                    return False
+    return True
+
+
+def prepare_static() -> None:
+    """What `make assets` does: hashed copies (where the app has them), then WhiteNoise's
+    precompressed .gz/.br siblings. Skipped when already current."""
+    if static_is_current():
+        return
+    if (ROOT / "scorekeeper" / "assets.py").exists():
+        subprocess.run([str(BIN / "python"), "-m", "scorekeeper.assets"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    subprocess.run([str(BIN / "python"), "-m", "whitenoise.compress", "-q", "static"], cwd=ROOT, check=True)
+
+
 @contextmanager
 def serve(threads: int = 32, app_spec: str = "scorekeeper:create_app()") -> Iterator[Server]:
     """gunicorn on a free loopback port with a throwaway SQLite file; stopped (SIGTERM) on exit."""
@@ -99,8 +140,7 @@ def serve(threads: int = 32, app_spec: str = "scorekeeper:create_app()") -> Iter
     env.pop("WEB_CONCURRENCY", None)
     server = Server(port, env, workdir)
     try:
-        subprocess.run([str(BIN / "python"), "-m", "whitenoise.compress", "-q", "static"],
-                       cwd=ROOT, check=True)
+        prepare_static()
         subprocess.run([str(BIN / "python"), "-m", "babel.messages.frontend", "-q", "compile",
                         "-d", "scorekeeper/translations"], cwd=ROOT, check=False,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -444,6 +484,12 @@ def measure_live(label: str, server: Server, samples: int, max_seconds: float) -
     return live
 
 
+def _background(box: list[Load], port: int, tables: list[BenchTable], seconds: float,
+                interval: float | None, stop: threading.Event) -> None:
+    box.append(run_clients("background", port, writers(port, tables), 10_000, seconds,
+                           interval=interval, stop=stop))
+
+
 def bench_live(server: Server, samples: int, clients: int, max_seconds: float) -> list[Live]:
     results = [measure_live("quiet server", server, samples, max_seconds)]
     for mode, interval in (("paced", 0.5), ("saturating", None)):
@@ -452,9 +498,8 @@ def bench_live(server: Server, samples: int, clients: int, max_seconds: float) -
         setup.close()
         stop = threading.Event()
         box: list[Load] = []
-        background = threading.Thread(target=lambda i=interval: box.append(run_clients(
-            "background", server.port, writers(server.port, tables), 10_000, max_seconds + 15,
-            interval=i, stop=stop)), daemon=True)
+        background = threading.Thread(target=_background, daemon=True,
+                                      args=(box, server.port, tables, max_seconds + 15, interval, stop))
         background.start()
         time.sleep(1.0)  # let the writers get going
         live = measure_live(f"with {clients} writers {mode}", server, samples, max_seconds)
@@ -511,9 +556,10 @@ class Fetched:
         return self.header_bytes + self.body_bytes
 
 
-def bench_first_load(server: Server, events: int) -> tuple[list[Fetched], list[Fetched]]:
-    """The page after following the QR link, then its resources; and the ones fetched after load
-    (manifest icons, service worker) reported apart."""
+def bench_first_load(server: Server, events: int) -> tuple[list[Fetched], list[Fetched], list[Fetched]]:
+    """The page after following the QR link, then its resources; reported apart: what is fetched
+    after the load event (a manifest icon, the service worker) and what the service worker's install
+    caches in the background (the offline shell: home page, rule books)."""
     setup = Client(server.port)
     table = open_table(setup, players=4)
     for i in range(events):
@@ -539,14 +585,7 @@ def bench_first_load(server: Server, events: int) -> tuple[list[Fetched], list[F
 
     status_join = Fetched("join link (302)", f"/t/{table.id}/k/…", status, "-", *wire_size(resp, body))
     page = fetch("page", location)
-    if got[-1].encoding not in ("br", "gzip"):
-        page_text = page.decode()
-    else:
-        import gzip
-
-        import brotli  # type: ignore[import-untyped]
-
-        page_text = (brotli.decompress(page) if got[-1].encoding == "br" else gzip.decompress(page)).decode()
+    page_text = decode(page, got[-1].encoding).decode()
     refs = Refs()
     refs.feed(page_text)
     seen: set[str] = set()
@@ -567,21 +606,34 @@ def bench_first_load(server: Server, events: int) -> tuple[list[Fetched], list[F
     later: list[Fetched] = []
     got.clear()
     if manifest_path:
-        enc = core[-1].encoding if core[-1].path == manifest_path else next(
-            f.encoding for f in core if f.path == manifest_path)
-        import gzip
-
-        import brotli  # type: ignore[import-untyped]
-
-        text = {"br": brotli.decompress, "gzip": gzip.decompress}.get(enc, lambda b: b)(manifest_body)
+        enc = next(f.encoding for f in core if f.path == manifest_path)
+        text = decode(manifest_body, enc)
         icons = json.loads(text).get("icons", [])
         # Chrome downloads one manifest icon (the best fit, 192 px on a phone) to check installability.
         if icons:
             fetch("manifest icon", urlsplit(icons[0]["src"]).path, "installability check")
-    body = fetch("service worker", "/sw.js", "registered by app.js after load")
+    sw = fetch("service worker", "/sw.js", "registered by app.js after load")
+    sw_text = decode(sw, got[-1].encoding).decode()
     later = list(got)
+    got.clear()
+    # Installing, the worker caches its shell; files this load already fetched come from the HTTP cache.
+    already = {f.path for f in core + later}
+    start = sw_text.find("const SHELL = ")
+    shell = json.loads(sw_text[start + len("const SHELL = "):sw_text.index(";\n", start)]) if start >= 0 else []
+    for path in shell:
+        if urlsplit(path).path not in already:
+            fetch("sw install", path)
+    install = list(got)
     phone.close()
-    return core, later
+    return core, later, install
+
+
+def decode(body: bytes, encoding: str) -> bytes:
+    import gzip
+
+    import brotli  # type: ignore[import-untyped]
+
+    return {"br": brotli.decompress, "gzip": gzip.decompress}.get(encoding, lambda b: b)(body)
 
 
 def print_load(rows: list[Fetched]) -> int:
@@ -647,13 +699,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--live-samples", type=int, default=150)
     parser.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
     parser.add_argument("--profile", action="store_true", help="also cProfile the POST handler in-process")
+    parser.add_argument("--prepare-static", action="store_true",
+                        help="only build the hashed, precompressed static files (as `make assets`) and exit")
     args = parser.parse_args(argv)
+    if args.prepare_static:
+        prepare_static()
+        return 0
     if args.quick:
         args.per_client, args.paced, args.live_samples = 20, 6, 30
     max_seconds = 60.0
 
     print(f"scorekeeper platform benchmark — {time.strftime('%Y-%m-%d %H:%M')}, Python {sys.version.split()[0]}, "
           f"{os.cpu_count()} cores; gunicorn gthread, 1 worker x 32 threads, SQLite (WAL); clients in this process")
+    print("load average before: {:.2f} {:.2f} {:.2f} (other work on the machine skews the tails)".format(*os.getloadavg()))
     with serve() as server:
         print(f"server {server.base}\n")
 
@@ -681,13 +739,16 @@ def main(argv: list[str] | None = None) -> int:
 
         print("\n3. First load of a table page (Accept-Encoding: gzip, br; 4 players, 12 entries on the sheet)")
         print("   bytes = response headers + body as transferred (compressed, chunk framing not counted)")
-        core, later = bench_first_load(server, events=12)
+        core, later, install = bench_first_load(server, events=12)
         total = print_load(core)
         kb = total / 1000
         print(f"    {'total first load':<75} {total:>6} B = {kb:.1f} kB")
         print("   fetched after the load event (not counted above):")
         after = print_load(later)
-        print(f"    {'after load':<75} {after:>6} B")
+        print(f"    {'after load':<75} {after:>6} B = {after / 1000:.1f} kB")
+        print("   cached by the service worker's install, in the background, once per phone (not counted above):")
+        shell = print_load(install)
+        print(f"    {'service worker install':<75} {shell:>6} B = {shell / 1000:.1f} kB")
         print(f"  target first load <= {TARGETS['first_load_kb']:.0f} kB: {kb:6.1f} kB  "
               f"{verdict(kb, TARGETS['first_load_kb'])}")
         log = (server.workdir / "gunicorn.log").read_text(errors="replace").splitlines()
@@ -697,6 +758,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nserver: {len(access)} requests logged, statuses {', '.join(statuses)}")
         if other:
             print("gunicorn log, other than access lines (tail):\n" + "\n".join(other[-20:]))
+    print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     if args.profile:
         profile_post(300)
     return 0

@@ -48,7 +48,7 @@ seconds = float(os.environ.get("LH_SSE_MAX_SECONDS", "30"))
 app = create_app({"SSE_MAX_SECONDS": seconds, "SSE_PING_SECONDS": min(15.0, max(seconds / 2, 0.1))})
 EOF
 
-"$PY" -m whitenoise.compress -q static
+"$PY" bench/bench_platform.py --prepare-static  # hashed copies and .gz/.br siblings, as `make assets`
 "$BIN/pybabel" -q compile -d scorekeeper/translations 2>/dev/null || true
 "$BIN/flask" --app scorekeeper db upgrade >/dev/null 2>&1
 

@@ -68,8 +68,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # Static files through WhiteNoise: precompressed .gz/.br (made by `make`), cache headers.
     from whitenoise import WhiteNoise
 
+    from scorekeeper.assets import is_immutable
+
     app.wsgi_app = WhiteNoise(app.wsgi_app, root=str(ROOT / "static"), prefix="static/",  # type: ignore[method-assign]
-                              max_age=app.config.get("STATIC_MAX_AGE", 3600))
+                              max_age=app.config.get("STATIC_MAX_AGE", 3600), immutable_file_test=is_immutable)
 
     from scorekeeper.web import register
 

@@ -32,7 +32,7 @@ def register(app: Flask) -> None:
     def helpers() -> dict[str, Any]:
         return {"locale": str(get_locale() or "en"), "card_label": card_label, "card_pretty": card_pretty,
                 "suit_symbols": SUIT_SYMBOLS, "line_chart": line_chart, "suit_label": suit_label,
-                "german_face": german_face, "cribbage_board": cribbage_board}
+                "german_face": german_face, "cribbage_board": cribbage_board, "asset": asset}
 
     @app.after_request
     def security_headers(response: Response) -> Response:
@@ -75,3 +75,12 @@ def german_face(code: str) -> str:
     if code == "W":
         return "Weli"
     return f"{code[:-1]} {_GERMAN_SHORT.get(code[-1], code[-1])}"
+
+
+def asset(filename: str) -> str:
+    """URL of a static file under its hashed name (cacheable for a year) when one was built."""
+    from flask import url_for
+
+    from scorekeeper.assets import hashed_name
+
+    return url_for("static", filename=hashed_name(filename))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, render_template, url_for
 from flask_babel import gettext as _
 
+from scorekeeper.web import asset
 from scorekeeper.web.rulebook import load_book
 
 bp = Blueprint("pwa", __name__)
@@ -25,9 +26,9 @@ def manifest() -> Response:
         "background_color": "#0f3d2e",
         "theme_color": "#0f3d2e",
         "icons": [
-            {"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
-            {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
-            {"src": url_for("static", filename="icons/icon-maskable-512.png"), "sizes": "512x512",
+            {"src": asset("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": asset("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": asset("icons/icon-maskable-512.png"), "sizes": "512x512",
              "type": "image/png", "purpose": "maskable"},
         ],
     }
@@ -39,8 +40,7 @@ def manifest() -> Response:
 def service_worker() -> Response:
     shell = [url_for("tables.index"), url_for("pwa.offline"), url_for("rulebook.index")]
     shell += [url_for("rulebook.book", game=g) for g in _games() if load_book(g) is not None]
-    shell += [url_for("static", filename=f) for f in
-              ("htmx.min.js", "sse.js", "app.js", "app.css", "icons/icon.svg", "icons/icon-192.png")]
+    shell += [asset(f) for f in ("htmx.min.js", "sse.js", "app.js", "app.css", "icons/icon.svg", "icons/icon-192.png")]
     body = render_template("sw.js", shell=shell, version=CACHE_VERSION, offline=url_for("pwa.offline"))
     return Response(body, mimetype="text/javascript",
                     headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
