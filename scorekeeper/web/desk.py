@@ -14,8 +14,15 @@ from typing import Any
 from flask import Blueprint, render_template, request
 
 from scorekeeper.cards import Card, NotationError, parse_card, parse_cards
-from scorekeeper.engine.capture import (Grouping, ValueScheme, explain_failure, find_grouping, kasino_scheme,
-                                        legal_captures, mulle_scheme)
+from scorekeeper.engine.capture import (
+    Grouping,
+    ValueScheme,
+    explain_failure,
+    find_grouping,
+    kasino_scheme,
+    legal_captures,
+    mulle_scheme,
+)
 
 bp = Blueprint("desk", __name__, url_prefix="/desk")
 
