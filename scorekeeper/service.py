@@ -452,9 +452,15 @@ def seat_names(table: Table) -> list[str]:
 
 
 def describe_sides(table: Table, state: Mapping[str, Any]) -> list[str]:
-    """A side's label: the player's name, or the partners' names joined."""
+    """A side's label: the player's name, or the partners' names joined. The engine's own
+    ``state["sides"]`` (seats per side) wins when given: an option such as Kasino's ``pairs``
+    makes partnerships without a ``teams`` list."""
     teams = (table.options or {}).get("teams")
     names = table.players
+    given = state.get("sides")
+    if isinstance(given, list) and given and all(
+            isinstance(t, list) and t and all(isinstance(i, int) and 0 <= i < len(names) for i in t) for t in given):
+        return [" & ".join(names[i] for i in team) for team in given]
     if teams:
         return [" & ".join(names[i] for i in team) for team in sorted((sorted(t) for t in teams), key=lambda t: t[0])]
     return list(names)

@@ -58,6 +58,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Literal
 
 from scorekeeper.cards import Card
@@ -224,9 +225,6 @@ class _Packing:
         guard = self.guard
         out = (packed | guard) - part
         return out ^ guard if out & guard == guard else None
-
-    def fits(self, packed: int) -> bool:
-        return self.minus(self.full, packed) is not None
 
     def lowest(self, packed: int) -> int:
         return ((packed & -packed).bit_length() - 1) // self.width
@@ -574,21 +572,6 @@ def _unions(packing: _Packing, by_first: Sequence[Sequence[int]]) -> dict[int, t
     return seen
 
 
-def _chain(union: int, parents: dict[int, tuple[int, int]]) -> list[int]:
-    groups = []
-    while union:
-        union, group = parents[union]
-        groups.append(group)
-    return groups
-
-
-def _unpack(packing: _Packing, cards: Sequence[Card], packed: int) -> list[Card]:
-    out: list[Card] = []
-    for i, count in enumerate(packing.counts(packed)):
-        out.extend([cards[i]] * count)
-    return out
-
-
 def _slots(packing: _Packing, packed: int) -> tuple[int, ...]:
     out: list[int] = []
     for i, count in enumerate(packing.counts(packed)):
@@ -635,22 +618,25 @@ def _listing(played: Card, table: Sequence[Card],
         if not any(by_first):
             continue
         parents = _unions(packing, by_first)
-        pieces: dict[int, _Piece] = {}
+        # Each distinct group is described once; a union is then a handful of lookups.
+        described = {group: _piece(packing, cards, group, v, scheme)
+                     for group in {group for _, group in parents.values()}}
+        groups = sorted(described, key=lambda g: _piece_order(described[g]))
+        rank = {g: i for i, g in enumerate(groups)}
+        pieces = [described[g] for g in groups]
+        members: dict[int, tuple[int, ...]] = {0: ()}
+        for union, (base, group) in parents.items():
+            members[union] = members[base] + (rank[group],)
         for union in parents:
             if union in found:
                 continue
-            chain = []
-            for group in _chain(union, parents):
-                piece = pieces.get(group)
-                if piece is None:
-                    piece = pieces[group] = _piece(packing, cards, group, v, scheme)
-                chain.append(piece)
-            chain.sort(key=_piece_order)
-            slots = tuple(sorted(i for piece in chain for i in piece[0]))
-            found[union] = (slots, Grouping(v, tuple(p[1] for p in chain), tuple(p[2] for p in chain),
-                                            tuple(p[3] for p in chain)))
+            chosen = [pieces[i] for i in sorted(members[union])]
+            slots, group_cards, counted, ranked = zip(*chosen, strict=True)
+            found[union] = (tuple(sorted(chain.from_iterable(slots))),
+                            Grouping(v, group_cards, counted, ranked))
     ordered = sorted(found.items(), key=lambda item: (len(item[1][0]), item[1][0]))
-    return [(union, tuple(cards[i] for i in slots), grouping) for union, (slots, grouping) in ordered]
+    pick = cards.__getitem__
+    return [(union, tuple(map(pick, slots)), grouping) for union, (slots, grouping) in ordered]
 
 
 def count_captures(played: Card, table: Sequence[Card], scheme: ValueScheme) -> int:

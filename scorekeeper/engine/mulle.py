@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Literal
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, Card, parse_card, parse_cards
 from scorekeeper.engine.base import (
     JSON,
+    MODES,
     BaseRules,
     Event,
     MalformedEvent,
@@ -353,6 +354,8 @@ class Mulle(BaseRules):
     # --- set-up ---------------------------------------------------------------------------
 
     def new(self, players: Sequence[str], options: Mapping[str, Any], mode: Mode = "adjudicate") -> MulleState:
+        if mode not in MODES:
+            raise SetupError(None, f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.check_players(players)
         opts = self.parse_options(options, len(players))
         sides = self.sides(options, len(players))

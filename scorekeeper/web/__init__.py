@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask_babel import get_locale
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.cards import SUIT_SYMBOLS, card_name, parse_card, suit_name
@@ -68,13 +69,19 @@ def suit_label(suit: str, pack: str = "french") -> str:
 
 
 _GERMAN_SHORT = {"H": "Herz", "S": "Schelle", "L": "Laub", "E": "Eichel"}
+_GERMAN_FACE_RANK = {"A": "Sau"}
 
 
-def german_face(code: str) -> str:
-    """German cards show their rank and the suit's name (not a French symbol)."""
+def german_face(code: str) -> Markup:
+    """German cards show their rank (the ace as "Sau") over the suit's name with a coloured pip,
+    never a French symbol; the Weli says so. The card macro gives the spoken name."""
     if code == "W":
-        return "Weli"
-    return f"{code[:-1]} {_GERMAN_SHORT.get(code[-1], code[-1])}"
+        rank, suit = "W", "Weli"
+    else:
+        rank = _GERMAN_FACE_RANK.get(code[:-1], code[:-1])
+        suit = _GERMAN_SHORT.get(code[-1], code[-1])
+    return Markup('<span class="gface"><span class="g-rank">{}</span><span class="g-suit">{}</span></span>').format(
+        rank, suit)
 
 
 def asset(filename: str) -> str:

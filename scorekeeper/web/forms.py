@@ -3,6 +3,12 @@
 A field's name may carry a type suffix so forms work without JavaScript:
 ``side:int`` → int, ``capture:list`` → list of strings (repeated fields or one text split on
 spaces and commas), ``flag:bool`` → bool, ``data:json`` → parsed JSON. Other fields are text.
+
+A dotted name builds nested objects and lists, so a form can send one object per side:
+``sides.0.cards:int`` → ``{"sides": [{"cards": …}]}`` (a number segment is a list index; a list
+index nobody filled in is null). A blank dotted field is left out, so the engine's default for
+a missing field applies. A ``*`` segment takes its index from the field's values and sets the
+leaf to true: radio buttons ``sides.*.storan`` with value ``1`` → ``sides[1].storan = true``.
 """
 
 from __future__ import annotations
@@ -16,20 +22,66 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.service import TableError
 
 IGNORED = {"csrf_token", "expected_seq", "_redirect"}
+MAX_INDEX = 63  # list indexes in dotted names: sides, players, seats — never more than a few
 
 
 def event_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
     event: dict[str, Any] = {}
     for raw_key in form:
         name, _, kind = raw_key.partition(":")
-        if name in IGNORED or not name:
+        path = name.split(".")
+        if path[0] in IGNORED or not name:
             continue
         values = form.getlist(raw_key)
         try:
-            event[name] = _convert(kind, values)
+            if len(path) == 1:
+                _put(event, path, _convert(kind, values))
+            elif "*" in path:
+                for value in values:
+                    if value.strip():
+                        _put(event, [value.strip() if part == "*" else part for part in path], True)
+            elif any(v.strip() for v in values):
+                _put(event, path, _convert(kind, values))
         except ValueError as exc:
             raise TableError(400, "bad_request", f"the field {name!r}: {exc}") from exc
     return event
+
+
+def _put(root: dict[str, Any], path: list[str], value: Any) -> None:
+    node: Any = root
+    for here, after in zip(path, path[1:], strict=False):
+        node = _child(node, here, [] if after.isdigit() else {})
+    _store(node, path[-1], value)
+
+
+def _slot(node: Any, key: str) -> tuple[Any, int | str]:
+    if isinstance(node, list):
+        if not key.isdigit() or int(key) > MAX_INDEX:
+            raise ValueError(f"{key!r} is not a list index (0–{MAX_INDEX})")
+        index = int(key)
+        node.extend([None] * (index + 1 - len(node)))
+        return node, index
+    if not key or key.isdigit():
+        raise ValueError(f"{key!r} is not a field name")
+    return node, key
+
+
+def _child(node: Any, key: str, empty: list[Any] | dict[str, Any]) -> Any:
+    container, slot = _slot(node, key)
+    current = container[slot] if isinstance(container, list) else container.get(slot)
+    if current is None:
+        container[slot] = current = empty
+    if type(current) is not type(empty):
+        raise ValueError("conflicting fields (one name used both as a value and as a group)")
+    return current
+
+
+def _store(node: Any, key: str, value: Any) -> None:
+    container, slot = _slot(node, key)
+    current = container[slot] if isinstance(container, list) else container.get(slot)
+    if isinstance(current, (list, dict)):
+        raise ValueError("conflicting fields (one name used both as a value and as a group)")
+    container[slot] = value
 
 
 def _convert(kind: str, values: list[str]) -> Any:

@@ -15,6 +15,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import service
@@ -101,6 +102,10 @@ def preview(table_id: str) -> tuple[str, int]:
         event = event_from_form(request.args)
         if not event.get("type"):
             raise TableError(400, "bad_request", "")
+        if event["type"] == "play" and not event.get("card"):
+            # A fishing-game move still being composed: no card tapped yet is not an error.
+            result["prompt"] = _("Tap the card played.")
+            return render_template("_preview.html", table=table, preview=result), 200
         after = rules.apply(snap.state, event)
     except TableError as exc:
         result["message"] = exc.message
@@ -108,13 +113,19 @@ def preview(table_id: str) -> tuple[str, int]:
         err = service.from_engine(exc)
         result.update(message=err.message, rule=err.rule)
     else:
+        after_json = rules.to_json(after)
         result.update(ok=True, scored=[s.to_json() for s in getattr(after, "scored", ())],
-                      detail=_last_move_text(rules.to_json(after)))
+                      detail=_last_move_text(after_json), sides=service.describe_sides(table, after_json))
     return render_template("_preview.html", table=table, preview=result), 200
 
 
 def _last_move_text(state: dict[str, Any]) -> str:
+    """How the engine read the move: Mulle's ``grouping`` is a text; Kasino's is an object
+    (``value``, ``groups``, ``describe``) beside a whole-move ``describe`` ("8♣ as 8 takes …")."""
     last = state.get("last_move") or state.get("last") or {}
-    if isinstance(last, dict):
-        return str(last.get("grouping") or last.get("describe") or last.get("text") or "")
-    return ""
+    if not isinstance(last, dict):
+        return ""
+    grouping = last.get("grouping")
+    if isinstance(grouping, dict):
+        return str(last.get("describe") or grouping.get("describe") or "")
+    return str(grouping or last.get("describe") or last.get("text") or "")

@@ -115,6 +115,7 @@ def page_context(table: Table) -> dict[str, Any]:
         abort(403)
     snap = service.snapshot(table)
     rules = RULES[table.game]
+    state = rules.to_json(snap.state)
     ctx = {
         "table": table,
         "rules": rules,
@@ -122,9 +123,9 @@ def page_context(table: Table) -> dict[str, Any]:
         "can_write": cap == "write",
         "seat": access.seat_of(table),
         "seq": snap.seq,
-        "state": rules.to_json(snap.state),
+        "state": state,
         "raw_state": snap.state,
-        "sides": service.describe_sides(table, {}),
+        "sides": service.describe_sides(table, state),
         "players": table.players,
     }
     ctx.update(view_for(table.game, ctx))

@@ -5,6 +5,10 @@ from __future__ import annotations
 from playwright.sync_api import Browser, Page, Playwright, expect
 
 
+def fits_the_phone(page: Page) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
+
+
 def tap_card(page: Page, name: str, code: str) -> None:
     """Tap a card in the picker (the radio itself is hidden behind the card face)."""
     page.locator(f"label.pick:has(input[name='{name}'][value='{code}'])").click()
@@ -39,6 +43,7 @@ def test_a_short_game_with_a_muggins_penalty(browser: Browser, live_server: str,
     right = page.locator("button.mg-pile.right")
     expect(right).to_have_count(1)
     expect(right).to_contain_text("Muggins pile 1")
+    assert fits_the_phone(page)
     right.click()
     expect(page.get_by_text("Anna goes on: turn the next card.")).to_be_visible()
 
@@ -59,6 +64,7 @@ def test_a_short_game_with_a_muggins_penalty(browser: Browser, live_server: str,
     expect(page.locator(".sheet > .scored")).to_be_hidden()  # the banner says it all
     expect(page.get_by_text("Bo holds 17 cards", exact=False)).to_have_count(1)
     expect(page.get_by_text("Cleo's turn")).to_be_visible()
+    assert fits_the_phone(page)
 
     # Cleo turns a 3 onto the 4♥ and then they agree to stop: fewest cards wins.
     tap_card(page, "card", "3S")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -107,7 +109,7 @@ def test_registered() -> None:
 
 def test_teams_score_together() -> None:
     """MULLE-SCORE-10 / MULLE-AMB-5: a partner's points go to the team total."""
-    state = at("5D 9C", n=4, **TEAMS)
+    state = at("5D 9C", n=4, teams=[[0, 2], [1, 3]])
     state = play(state, "5C", "5D")  # player 0, team 0
     assert state.scores == (0, 0)
     state = play(state, "9H", "9C")  # player 1 sweeps: team 1
@@ -219,9 +221,12 @@ def test_capture_must_lie_on_the_table() -> None:
 
 def test_malformed_events() -> None:
     state = dealt(2)
-    for event in [{"type": "bid"}, {"type": "play", "card": "5C"}, {"type": "play", "player": 0},
-                  {"type": "play", "player": 0, "card": "5C", "capture": 5},
-                  {"type": "play", "player": 7, "card": "5C"}, {"type": "tally", "side": 0, "what": "ace"}]:
+    events: list[dict[str, Any]] = [
+        {"type": "bid"}, {"type": "play", "card": "5C"}, {"type": "play", "player": 0},
+        {"type": "play", "player": 0, "card": "5C", "capture": 5},
+        {"type": "play", "player": 7, "card": "5C"}, {"type": "tally", "side": 0, "what": "ace"},
+    ]
+    for event in events:
         with pytest.raises(MalformedEvent):
             R.apply(state, event)
     with pytest.raises(NotationError):
@@ -593,3 +598,14 @@ def test_tally_caps_per_marked_deal() -> None:
     state = R.apply(state, {"type": "tally", "side": 1, "what": "ace"})
     assert R.to_json(state)["history"][0]["points"] == [9, 1]
     assert R.to_json(state)["deal_points"] == [0, 1]
+
+
+def test_rulebook_covers_every_rule_the_engine_cites() -> None:
+    root = Path(__file__).resolve().parents[2]
+    book = (root / "scorekeeper" / "rulebook" / "mulle.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\* \*\*(MULLE-[A-Z]+-[0-9A-Z-]+)\*\*", book, flags=re.MULTILINE))
+    cited = set(re.findall(r'"(MULLE-[A-Z]+-[0-9A-Z-]+)"', (root / "scorekeeper" / "engine" / "mulle.py").read_text()))
+    assert cited and cited <= listed
+    for section in ("COMP", "DEAL", "TURN", "CAP", "SCORE", "END", "OPT", "AMB", "TV", "EX"):
+        assert any(rule.startswith(f"MULLE-{section}-") for rule in listed)
+    assert R.outcome(new(2)) is None

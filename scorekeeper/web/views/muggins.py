@@ -22,6 +22,7 @@ from flask_babel import ngettext
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, Card, NotationError, parse_card
 from scorekeeper.engine.base import MalformedEvent, RuleViolation
 from scorekeeper.engine.muggins import DEAL_TABLE, Muggins, MugginsState, placements_for
+from scorekeeper.web import asset
 from scorekeeper.web.views import register
 
 PACK_CODES: tuple[str, ...] = tuple(r + s for s in FRENCH_SUITS for r in FRENCH_RANKS)
@@ -38,7 +39,7 @@ def muggins_view(ctx: dict[str, Any]) -> dict[str, Any]:
     rules: Muggins = ctx["rules"]
     mg: dict[str, Any] = {
         "sheet_url": url_for("play.sheet", table_id=table.id),
-        "sound_url": url_for("static", filename="muggins.wav"),
+        "sound_url": asset("muggins.wav"),
         "book": url_for("rulebook.book", game="muggins", table=table.id),
         "ranks": FRENCH_RANKS,
         "suits": FRENCH_SUITS,
