@@ -10,7 +10,9 @@ tournament. Streams end by themselves after 10 minutes and the phones reconnect,
 import os
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '5000')}"
-workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# SQLite has no cross-process live updates (no LISTEN/NOTIFY): one worker unless PostgreSQL is used.
+_postgres = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql"))
+workers = int(os.environ.get("WEB_CONCURRENCY", "2" if _postgres else "1"))
 worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS", "64"))
 graceful_timeout = 3  # open streams must not hold a shutdown for 30 s

@@ -55,7 +55,7 @@ EOF
 SERVER_PID=
 cleanup() {
   if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  if [ -z "${LIGHTHOUSE_OUT:-}" ]; then rm -rf "$WORK"; fi
+  rm -rf "$WORK"  # the reports stay only when LIGHTHOUSE_OUT points elsewhere
 }
 trap cleanup EXIT
 "$BIN/gunicorn" --config gunicorn.conf.py -k gthread --threads 16 -w 1 --no-control-socket \
@@ -166,4 +166,4 @@ for cat_id in ("accessibility", "best-practices", "performance"):
 EOF
 done < "$WORK/pages.tsv"
 echo
-echo "reports: $OUT (kept when LIGHTHOUSE_OUT is set)"
+if [ -n "${LIGHTHOUSE_OUT:-}" ]; then echo "JSON reports: $OUT"; else echo "(set LIGHTHOUSE_OUT=DIR to keep the JSON reports)"; fi

@@ -39,6 +39,9 @@ def from_env(instance: Path) -> dict[str, Any]:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": os.environ.get("COOKIE_SECURE", "") == "1",
         "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 30,
+        # Send the cookie only when it changes: a sheet refresh still in flight when a seat is taken
+        # would otherwise answer with the session it started with and undo the seat.
+        "SESSION_REFRESH_EACH_REQUEST": False,
         "BABEL_DEFAULT_LOCALE": "en",
         "LANGUAGES": ["en", "sv", "de"],
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,

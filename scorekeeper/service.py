@@ -6,13 +6,14 @@ state directly except to read it.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import logging
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -287,54 +288,75 @@ def _append(table: Table, seq: int, payload: dict[str, Any], author: int | None)
     return True
 
 
-def record(table_id: str, event: Any, expected_seq: Any = None, author: int | None = None) -> Recorded:
+# SQLite has one writer at a time; its busy handler makes colliding writers sleep in steps of
+# up to 100 ms. Queueing this process's writers on a lock instead keeps the tail short.
+_sqlite_writer = threading.Lock()
+
+
+def _writer_lock() -> Any:
+    return _sqlite_writer if db.engine.dialect.name == "sqlite" else contextlib.nullcontext()
+
+
+Step = Callable[[Table, Snapshot], tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]]
+
+
+def _write(table: Table | str, step: Step, author: int | None, expected_seq: int | None = None) -> tuple[Table, int, Any]:
+    """Append what ``step`` derives from the current snapshot, retrying on a lost race
+    (or answering 409 when the caller named the seq it expected)."""
+    table_id = table if isinstance(table, str) else table.id
+    current = table if isinstance(table, Table) else None
+    with _writer_lock():
+        for _attempt in range(20):
+            current = current or get_table(table_id)
+            if expected_seq is not None and expected_seq != current.head_seq:
+                raise _conflict(table_id)
+            snap = snapshot(current)
+            payload, state, effective = step(current, snap)
+            seq = current.head_seq + 1
+            if _append(current, seq, payload, author):
+                cache.put((table_id, seq), Snapshot(seq, state, effective))
+                _announce(table_id, seq)
+                return current, seq, state
+            if expected_seq is not None:
+                raise _conflict(table_id)
+            db.session.expire_all()
+            current = None
+    raise TableError(503, "busy", "the table is too busy right now; try again")
+
+
+def record(table: Table | str, event: Any, expected_seq: Any = None, author: int | None = None) -> Recorded:
     """Append one event. Without ``expected_seq`` a lost race is retried on the fresh state;
     with it, the caller is told the sheet moved (409)."""
     payload = check_event(event)
     if expected_seq is not None and (isinstance(expected_seq, bool) or not isinstance(expected_seq, int)):
         raise bad_request("expected_seq must be a whole number")
-    for _attempt in range(20):
-        table = get_table(table_id)
-        if expected_seq is not None and expected_seq != table.head_seq:
-            raise _conflict(table_id)
-        snap = snapshot(table)
+
+    def step(current: Table, snap: Snapshot) -> tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]:
         try:
-            state = rules_for(table).apply(snap.state, payload)
+            state = rules_for(current).apply(snap.state, payload)
         except (RuleViolation, *ENGINE_SLIPS) as exc:
             db.session.rollback()
-            raise from_engine(exc, seq=table.head_seq) from exc
-        seq = table.head_seq + 1
-        if not _append(table, seq, payload, author):
-            if expected_seq is not None:
-                raise _conflict(table_id)
-            db.session.expire_all()
-            continue
-        new = Snapshot(seq, state, snap.effective + ((seq, payload),))
-        cache.put((table_id, seq), new)
-        _announce(table_id, seq)
-        return Recorded(seq, [s.to_json() for s in getattr(state, "scored", ())],
-                        dict(rules_for(table).to_json(state)))
-    raise TableError(503, "busy", "the table is too busy right now; try again")
+            raise from_engine(exc, seq=snap.seq) from exc
+        return payload, state, snap.effective + ((snap.seq + 1, payload),)
+
+    rules = RULES[table.game] if isinstance(table, Table) else None
+    current, seq, state = _write(table, step, author, expected_seq)
+    rules = rules or RULES[current.game]
+    return Recorded(seq, [s.to_json() for s in getattr(state, "scored", ())], dict(rules.to_json(state)))
 
 
-def undo(table_id: str, author: int | None = None) -> Recorded:
-    for _attempt in range(20):
-        table = get_table(table_id)
-        snap = snapshot(table)
+def undo(table: Table | str, author: int | None = None) -> Recorded:
+    def step(current: Table, snap: Snapshot) -> tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]:
         if not snap.effective:
             db.session.rollback()
-            raise TableError(409, "nothing_to_undo", "there is nothing to undo", seq=table.head_seq)
-        retracted = snap.effective[-1][0]
+            raise TableError(409, "nothing_to_undo", "there is nothing to undo", seq=snap.seq)
         effective = snap.effective[:-1]
-        state = replay(table, effective)
-        seq = table.head_seq + 1
-        if not _append(table, seq, {"type": "undo", "undoes": retracted}, author):
-            db.session.expire_all()
-            continue
-        cache.put((table_id, seq), Snapshot(seq, state, effective))
-        _announce(table_id, seq)
-        return Recorded(seq, [], dict(rules_for(table).to_json(state)))
-    raise TableError(503, "busy", "the table is too busy right now; try again")
+        return {"type": "undo", "undoes": snap.effective[-1][0]}, replay(current, effective), effective
+
+    rules = RULES[table.game] if isinstance(table, Table) else None
+    current, seq, state = _write(table, step, author)
+    rules = rules or RULES[current.game]
+    return Recorded(seq, [], dict(rules.to_json(state)))
 
 
 def _announce(table_id: str, seq: int) -> None:

@@ -107,9 +107,32 @@
 
 // kasino (and the shared fishing-game move form): the stream's echo of a move this sheet already
 // shows would redraw it and wipe the cards just tapped for the next move; skip that redraw
-// (newer moves from other phones still redraw).
+// (newer moves from other phones still redraw). Any sheet: a move announced while the sheet was
+// being fetched can be lost (htmx queues that refresh on the element the fetch then replaces), so
+// the stream itself is watched: a sheet older than the newest announced move, and not already
+// fetching, fetches itself once more.
 (function () {
   "use strict";
+  var newest = 0;
+  function catchUp() {
+    var el = document.getElementById("sheet");
+    if (el && window.htmx && Number(el.dataset.seq) < newest && !el.classList.contains("htmx-request")) {
+      window.htmx.trigger(el, "refresh");
+    }
+  }
+  document.addEventListener("htmx:sseOpen", function (evt) {
+    var source = evt.detail && evt.detail.source;
+    if (!source || source.scorekeeperWatched) return;
+    source.scorekeeperWatched = true;
+    source.addEventListener("message", function (msg) {
+      try {
+        var seq = JSON.parse(msg.data).seq;
+        if (typeof seq === "number" && seq > newest) newest = seq;
+      } catch (e) { return; /* not a move notice */ }
+      setTimeout(catchUp, 250);
+    });
+  });
+  document.addEventListener("htmx:afterSettle", catchUp);
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var el = evt.detail.elt;
     if (!el || el.id !== "sheet" || !el.querySelector(".fishing")) return;

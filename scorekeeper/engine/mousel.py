@@ -371,6 +371,11 @@ def _with(state: MouselState, **changes: Any) -> MouselState:
     return _evolve(state, **own)
 
 
+def _with_deal(state: MouselState, deal: Deal) -> MouselState:
+    """The state with the deal moved on and nothing scored: most events of a deal end here."""
+    return MouselState(state.players, state.opts, state.mode, state.session, deal, state.play)
+
+
 def _after(ring: Sequence[int], seat: int) -> int:
     return ring[(ring.index(seat) + 1) % len(ring)]
 
@@ -690,7 +695,7 @@ def _on_look(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         raise RuleViolation("MOUSEL-TRUMP-1", "only the dealer's look matters: the others look at once")
     if deal.looked:
         raise RuleViolation("MOUSEL-TRUMP-1", "the dealer has already looked at his hand")
-    return _with(state, deal=_evolve(deal, looked=True, looked_by_event=True, blind=False), scored=())
+    return _with_deal(state, _evolve(deal, looked=True, looked_by_event=True, blind=False))
 
 
 def _on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -707,7 +712,7 @@ def _on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     offer = deal.ring
     new = _evolve(deal, phase="offer", stock=deal.stock - 1, turns=deal.turns + 1, turned=card,
                   blind=blind, offer=offer)
-    return _with(state, deal=new, scored=())
+    return _with_deal(state, new)
 
 
 def _on_take(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -720,7 +725,7 @@ def _on_take(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     new = _evolve(deal, phase="exchange", taker=taker, trump_card=deal.turned, turned=None, blind=False,
                   offer=(), must_play=o_seat, order=order,
                   looked=deal.looked or player == deal.dealer)
-    return _with(state, deal=new, scored=())
+    return _with_deal(state, new)
 
 
 def _check_offer_turn(state: MouselState, deal: Deal, player: int, *, taking: bool) -> None:
@@ -764,18 +769,18 @@ def _on_refuse(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     assert turned is not None
     if deal.blind:
         # The dealer passes on the blind take (by saying so, or by letting the offer go round).
-        new = _evolve(deal, blind=False, looked=True)
+        new = _evolve(deal, blind=False)
         if player == deal.dealer:
-            return _with(state, deal=new, scored=())
+            return _with_deal(state, new)
         deal = new
     offer = deal.offer[1:]
     if offer:
-        return _with(state, deal=_evolve(deal, offer=offer), scored=())
+        return _with_deal(state, _evolve(deal, offer=offer))
     set_aside = deal.set_aside + (turned,)
     if deal.stock == 0:
         return _void(state, _evolve(deal, set_aside=set_aside, turned=None, offer=()))
     new = _evolve(deal, phase="turn_up", turned=None, offer=(), set_aside=set_aside, looked=True)
-    return _with(state, deal=new, scored=())
+    return _with_deal(state, new)
 
 
 def _decision_order(ring: tuple[int, ...], dealer: int, taker: int,
@@ -793,28 +798,28 @@ def _void(state: MouselState, deal: Deal) -> MouselState:
     count = len(state.players)
     entry = Entry(deal.number, "carry", POT, POT, deal.pot, "MOUSEL-TRUMP-7", "void deal: the pot carries over")
     book = state.book.post((entry,))
-    row = Settlement(deal=deal.number, dealer=deal.dealer, pot=deal.pot, hand_size=deal.n, void=True,
-                     taker=None, seats=tuple(sorted(deal.ring)), folded=(), tricks=(0,) * count,
-                     shares=(0,) * count, penalties=(0,) * count, penalties_due=(0,) * count,
-                     revokers=(), leftover=deal.pot, next_pot=deal.pot + len(state.seated), busted=(),
-                     last=deal.last)
-    return _after_deal(state, deal, book, row, state.pot_payers, ())
+    row = dict(deal=deal.number, dealer=deal.dealer, pot=deal.pot, hand_size=deal.n, void=True,
+               taker=None, seats=tuple(sorted(deal.ring)), folded=(), tricks=(0,) * count,
+               shares=(0,) * count, penalties=(0,) * count, penalties_due=(0,) * count,
+               revokers=(), leftover=deal.pot, last=deal.last)
+    return _after_deal(state, deal, book, row, state.pot_payers, (), state.play)
 
 
-def _after_deal(state: MouselState, deal: Deal, book: Book, row: Settlement,
-                pot_payers: tuple[int, ...], scored: tuple[Scored, ...]) -> MouselState:
+def _after_deal(state: MouselState, deal: Deal, book: Book, row: dict[str, Any], pot_payers: tuple[int, ...],
+                scored: tuple[Scored, ...], play: Play | None) -> MouselState:
+    """Close the deal: bust players out (MOUSEL-OPT-BUST), the sheet row, the next dealer."""
     status = state.status
     if state.opts.bust:
         status = tuple("bust" if s == "in" and state.opts.stack + book.balances[i] <= 0 else s
                        for i, s in enumerate(status))
     busted = tuple(i for i in range(len(status)) if status[i] == "bust" and state.status[i] == "in")
     seated_after = sum(1 for s in status if s == "in")
-    row = _evolve(row, busted=busted,
-                  next_pot=book.pot + seated_after)
+    settlement = Settlement(**row, busted=busted, next_pot=book.pot + seated_after)
     history = state.history + ((deal.number, book.pot, book.balances),)
     # ``play`` stays until the next deal so the screens can still show the last tricks
-    new = _with(state, book=book, deal=None, status=status, sheet=state.sheet + (row,), history=history,
-                next_dealer=_next_seated(status, deal.dealer), pot_payers=pot_payers, scored=scored)
+    new = _with(state, book=book, deal=None, play=play, status=status, sheet=state.sheet + (settlement,),
+                history=history, next_dealer=_next_seated(status, deal.dealer), pot_payers=pot_payers,
+                scored=scored)
     if seated_after < 2 or (deal.last and state.opts.end_lastdeal):
         ended = _finish(new, deal.number)
         return _with(ended, scored=scored + ended.scored)
@@ -864,7 +869,7 @@ def _on_exchange(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         stock, pile, reshuffles = stock + pile, 0, reshuffles + 1
     new = _evolve(deal, stock=stock - count, pile=pile + count, reshuffles=reshuffles,
                   decisions=deal.decisions + ((player, count),))
-    return _with(state, deal=_after_decision(new), scored=())
+    return _with_deal(state, _after_decision(new))
 
 
 def _on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -881,7 +886,7 @@ def _on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:
             rule = "MOUSEL-OPT-LAST-IN-ORDER" if state.opts.last_in_order else "MOUSEL-EXCH-3"
             raise RuleViolation(rule, f"everyone else has folded, so {name} must play against the taker")
     new = _evolve(deal, decisions=deal.decisions + ((player, None),))
-    return _with(state, deal=_after_decision(new), scored=())
+    return _with_deal(state, _after_decision(new))
 
 
 def _after_decision(deal: Deal) -> Deal:
@@ -1019,11 +1024,11 @@ def _on_verdict(state: MouselState, event: Mapping[str, Any]) -> MouselState:
 
 def _settle(state: MouselState, deal: Deal, play: Play) -> MouselState:
     revokers = tuple(sorted({p.player for p in play.proposals if p.status == "confirmed"}))
-    return _settle_tricks(_with(state, play=play), deal, play.active, deal.folded, play.won, revokers)
+    return _settle_tricks(state, deal, play.active, deal.folded, play.won, revokers, play)
 
 
 def _settle_tricks(state: MouselState, deal: Deal, active: tuple[int, ...], folded: tuple[int, ...],
-                   tricks: tuple[int, ...], revokers: tuple[int, ...]) -> MouselState:
+                   tricks: tuple[int, ...], revokers: tuple[int, ...], play: Play | None = None) -> MouselState:
     assert deal.taker is not None
     opts = state.opts
     pot, n, taker, number = deal.pot, deal.n, deal.taker, deal.number
@@ -1052,15 +1057,15 @@ def _settle_tricks(state: MouselState, deal: Deal, active: tuple[int, ...], fold
         rule = "MOUSEL-POT-8" if revokers and any(tricks[s] for s in revokers) else "MOUSEL-POT-3"
         entries.append(Entry(number, "carry", POT, POT, split.leftover, rule, "left in the pot for the next deal"))
     book = state.book.post(entries)
-    row = Settlement(deal=number, dealer=deal.dealer, pot=pot, hand_size=n, void=False, taker=taker,
-                     seats=tuple(sorted(deal.ring)), folded=folded, tricks=tricks, shares=split.shares,
-                     penalties=tuple(paid), penalties_due=split.due, revokers=revokers,
-                     leftover=split.leftover, next_pot=0, busted=(), last=deal.last)
+    row = dict(deal=number, dealer=deal.dealer, pot=pot, hand_size=n, void=False, taker=taker,
+               seats=tuple(sorted(deal.ring)), folded=folded, tricks=tricks, shares=split.shares,
+               penalties=tuple(paid), penalties_due=split.due, revokers=revokers,
+               leftover=split.leftover, last=deal.last)
     scored = tuple(Scored(s, split.shares[s], "share", "MOUSEL-POT-1", f"{tricks[s]} tricks")
                    for s in active if split.shares[s])
     scored += tuple(Scored(s, -paid[s], "penalty", _penalty_rule(s, taker, revokers))
                     for s in active if paid[s])
-    return _after_deal(state, deal, book, row, tuple(paid), scored)
+    return _after_deal(state, deal, book, row, tuple(paid), scored, play)
 
 
 # --- Tally mode -------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NoReturn
 
 from scorekeeper.cards import FRENCH_RANKS, Card, french_pack, parse_card, parse_cards
 from scorekeeper.engine.base import (
@@ -480,7 +480,7 @@ class Muggins(BaseRules):
         return self._place(state, hands, mover, card, to, onto, turned_over, (correct, moved_to, fitted))
 
     def _coach_refusal(self, state: MugginsState, hands: Sequence[Hand], card: Card, to: Place,
-                       onto: Card | None, fitted: bool, correct: tuple[Place, ...]) -> None:
+                       onto: Card | None, fitted: bool, correct: tuple[Place, ...]) -> NoReturn:
         """MUGGINS-OPT-COACH: a breach is refused with the rule it breaks, and nothing is paid."""
         should = " or ".join(self._describe_place(state, p, hands) for p in correct)
         facts: dict[str, Any] = {"card": str(card), "top": None if onto is None else str(onto),

@@ -141,6 +141,8 @@ class LastMove:
             "sweep": self.sweep,
             "mulle": self.mulle,
             "points": self.points,
+            "describe": self.grouping.summary(self.card) if self.grouping else
+            f"trail: {self.card.pretty()} stays on the table",
         }
 
 
@@ -329,9 +331,9 @@ def move_points(card: Card, taken: Sequence[Card], table: Sequence[Card],
             facts.append((value, what, "MULLE-SCORE-1", point_card.pretty()))
     sweep, mulle = _sweep_and_mulle(card, taken, table)
     if sweep and sweep_counts:
-        facts.append((1, "tabbe", "MULLE-SCORE-2", "the table is empty"))
+        facts.append((1, "tabbe", "MULLE-SCORE-2", "Tabbe"))
     if mulle:
-        facts.append((3, "mulle", "MULLE-SCORE-3", f"{card.pretty()} took its twin"))
+        facts.append((3, "mulle", "MULLE-SCORE-3", "Mulle!"))
     return facts
 
 
@@ -540,7 +542,7 @@ class Mulle(BaseRules):
         side = None if capturer is None else state.sides.side_of(capturer)
         record = {"last_capturer": capturer, "last_capture_side": side, "leftovers": leftovers}
         if side is not None:  # MULLE-AMB-4: no capture at all means nobody collects
-            pegs.add(side, 1, "last_capture", "MULLE-SCORE-5", f"{state.players[capturer or 0]} took last")
+            pegs.add(side, 1, "last_capture", "MULLE-SCORE-5", "Last capture")
             if pegs.check_win():
                 return self._finish(state, pegs, finished=True, **record)
             piles[side] += len(leftovers)
@@ -557,7 +559,7 @@ class Mulle(BaseRules):
         leaders = [s for s, count in enumerate(spades) if count == most]
         most_side = leaders[0] if len(leaders) == 1 else None
         if most_side is not None:
-            pegs.add(most_side, 1, "most_spades", "MULLE-SCORE-7", f"{most} of 26 spades")
+            pegs.add(most_side, 1, "most_spades", "MULLE-SCORE-7", f"Most spades ({most} of 26)")
         pegs.check_win()
         return self._finish(state, pegs, finished=True, most_spades=most_side, spades_counted=True, **record)
 
@@ -612,7 +614,7 @@ class Mulle(BaseRules):
             raise RuleViolation(cap[1], f"a deal has only {cap[0]} × {what.replace('_', ' ')}; "
                                 f"{so_far} already pegged in deal {state.deal_no}", what=what)
         pegs = _Pegs(state)
-        pegs.add(side, points * count, what, rule, f"{count} ×" if count > 1 else "")
+        pegs.add(side, points * count, what, rule, f"{count} × {what.replace('_', ' ')}" if count > 1 else "")
         counts = dict(state.tally_counts)
         counts[what] = so_far + count
         new = replace(self._with_pegs(state, pegs), tally_counts=counts)

@@ -91,17 +91,16 @@ def show(table_id: str) -> Response:
 @bp.post("/tables/<table_id>/events")
 @limiter.limit(_events_limit)
 def post_event(table_id: str) -> tuple[Response, int]:
-    _authorised(table_id, "write")
+    table = _authorised(table_id, "write")
     body = _body()
     expected = body.pop("expected_seq", None)
-    done = service.record(table_id, body, expected)
+    done = service.record(table, body, expected)
     return jsonify({"seq": done.seq, "events_scored": done.scored, "state": done.state}), 201
 
 
 @bp.post("/tables/<table_id>/undo")
 def undo(table_id: str) -> Response:
-    _authorised(table_id, "write")
-    done = service.undo(table_id)
+    done = service.undo(_authorised(table_id, "write"))
     return jsonify({"seq": done.seq, "state": done.state})
 
 

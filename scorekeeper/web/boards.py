@@ -1,54 +1,112 @@
-"""The cribbage board of Tomelilla Mulle as SVG: one 61-hole track per side, two pegs that
-leapfrog (front peg = score, back peg = the score before), hole numbers every 5, the game hole."""
+"""The cribbage board of Tomelilla Mulle as SVG: one 61-hole street per side (2–4 sides), laid out
+"out and back" so it stays readable on a phone: holes 1–30 run left to right, 31–60 come back
+underneath, and the game hole (61) sits at the start end, as on a real one-lap board.
+
+Each side has two pegs that leapfrog as on a real board: the front peg stands in the hole of the
+score, the back peg in the hole of the score before the latest points (the engine's
+``previous_scores``). Hole numbers are printed every five holes; a gap after every fifth hole
+groups them as on wood. Pegs carry ``data-peg`` (front/back), ``data-hole`` (0 = start, 61 = the
+game hole) and ``data-score``, and a spoken summary is the SVG's label, so nothing depends on
+colour alone: every street is named.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 PEG_COLOURS = ("#0b4f2f", "#8b1a1a", "#1a3f8b", "#111111")
-BACK_OPACITY = ' opacity="0.6"'
-HOLES = 60          # holes 1..60 along the track; 61 is the game hole at its end
-LEFT, TOP, STEP, GAP, TRACK_H = 44, 14, 9.0, 6.0, 40
+STREET_COLOURS = ("#2f8f5f", "#c0504d", "#4f7fc0", "#555555")
+HOLES = 60            # holes 1..60 along a street; 61 is the game hole
+COLS = HOLES // 2     # 30 out, 30 back
+STEP, GROUP_GAP = 11.0, 6.0
+START_X, FIRST_X = 14.0, 32.0
+LANE_H, TOP = 64.0, 4.0
+OUT_DY, BACK_DY = 30.0, 44.0   # the two rows inside a lane
+WIDTH = FIRST_X + (COLS - 1) * STEP + (COLS - 1) // 5 * GROUP_GAP + 14
 
 
-def _hole_x(n: int) -> float:
-    """x of hole n (1..60), with a gap after every fifth hole as on a real board; 0 = start."""
-    if n <= 0:
-        return LEFT - 14
-    return LEFT + (n - 1) * STEP + ((n - 1) // 5) * GAP
+def _col_x(col: int) -> float:
+    """x of column 1..30 with a gap after every fifth hole."""
+    return FIRST_X + (col - 1) * STEP + ((col - 1) // 5) * GROUP_GAP
+
+
+def hole_xy(hole: int, lane_top: float, target: int = HOLES + 1) -> tuple[float, float]:
+    """Where hole ``hole`` of a street is: 0 the start hole, 1–30 out, 31–60 back, 61 the game hole."""
+    if hole <= 0:
+        return START_X, lane_top + OUT_DY
+    if hole >= target:
+        return START_X, lane_top + BACK_DY
+    if hole <= COLS:
+        return _col_x(hole), lane_top + OUT_DY
+    return _col_x(HOLES + 1 - hole), lane_top + BACK_DY
+
+
+def _peg(kind: str, hole: int, score: int, lane_top: float, side: int, label: str, target: int) -> str:
+    x, y = hole_xy(hole, lane_top, target)
+    front = kind == "front"
+    name = _("%(side)s: front peg at %(n)s", side=label, n=score) if front else \
+        _("%(side)s: back peg at %(n)s", side=label, n=score)
+    faded = "" if front else ' opacity="0.6"'
+    return (f'<circle class="peg {kind}" cx="{x:.1f}" cy="{y:.1f}" r="{5.4 if front else 4.4}" '
+            f'fill="{PEG_COLOURS[side % 4]}" stroke="#fff" stroke-width="1.4"{faded} '
+            f'data-side="{side}" data-peg="{kind}" '
+            f'data-hole="{hole}" data-score="{score}"><title>{escape(name)}</title></circle>')
+
+
+def _lane(side: int, label: str, score: int, back: int, target: int) -> list[str]:
+    top = TOP + LANE_H * side
+    out_y, back_y = top + OUT_DY, top + BACK_DY
+    right = _col_x(COLS)
+    parts = [f'<g class="track t{side % 8}" data-side="{side}">',
+             f'<rect class="street" x="{START_X - 9:.1f}" y="{out_y - 8:.1f}" width="{right - START_X + 18:.1f}" '
+             f'height="{BACK_DY - OUT_DY + 16:.1f}" rx="8" fill="{STREET_COLOURS[side % 4]}" fill-opacity="0.22"/>',
+             f'<text class="who" x="{START_X - 8:.1f}" y="{top + 12:.1f}" font-size="11" font-weight="700" '
+             f'fill="#1b1208">{escape(label[:24])} <tspan class="score" font-size="12" font-weight="800">{score}'
+             f'</tspan></text>']
+    for col in range(5, COLS + 1, 5):  # hole numbers: out above the street, back below it
+        parts.append(f'<text class="num" x="{_col_x(col):.1f}" y="{out_y - 10:.1f}" text-anchor="middle" '
+                     f'font-size="8" fill="#1b1208">{col}</text>')
+        back_hole = HOLES + 1 - (col - 4)  # the back hole under column col-4: 60, 55, …, 35
+        parts.append(f'<text class="num" x="{_col_x(col - 4):.1f}" y="{back_y + 17:.1f}" text-anchor="middle" '
+                     f'font-size="8" fill="#1b1208">{back_hole}</text>')
+    parts.append(f'<text class="num game" x="{START_X:.1f}" y="{back_y + 17:.1f}" text-anchor="middle" '
+                 f'font-size="8" font-weight="700" fill="#1b1208">{target}</text>')
+    parts.append(f'<circle class="hole start" cx="{START_X:.1f}" cy="{out_y:.1f}" r="3.2" fill="#3b2a14"/>')
+    for hole in range(1, HOLES + 1):
+        x, y = hole_xy(hole, top, target)
+        parts.append(f'<circle class="hole" cx="{x:.1f}" cy="{y:.1f}" r="2.4" fill="#3b2a14"/>')
+    parts.append(f'<circle class="hole game" cx="{START_X:.1f}" cy="{back_y:.1f}" r="4.6" fill="#1b1208"/>')
+    if back != score:
+        parts.append(_peg("back", _hole(back, target), back, top, side, label, target))
+    parts.append(_peg("front", _hole(score, target), score, top, side, label, target))
+    parts.append("</g>")
+    return parts
+
+
+def _hole(score: int, target: int) -> int:
+    return max(0, min(score, target))
 
 
 def cribbage_board(labels: Sequence[str], scores: Sequence[int], previous: Sequence[int],
-                   target: int = 61, title: str = "Cribbage board") -> Markup:
-    game_x = _hole_x(HOLES) + STEP + GAP + 4
-    width = game_x + 24
-    height = TOP + TRACK_H * len(labels) + 8
-    out = [f'<svg class="board" viewBox="0 0 {width:.0f} {height:.0f}" role="img" aria-label="{escape(title)}">',
-           f"<title>{escape(title)}</title>",
-           f'<rect class="wood" x="0" y="0" width="{width:.0f}" height="{height:.0f}" rx="10" fill="#c79a5b"/>']
-    for n in range(5, HOLES + 1, 5):
-        out.append(f'<text class="num" x="{_hole_x(n):.1f}" y="{TOP - 3}" text-anchor="middle" font-size="8" fill="#1b1208">{n}</text>')
-    out.append(f'<text class="num" x="{game_x:.1f}" y="{TOP - 3}" text-anchor="middle" font-size="8" fill="#1b1208">{target}</text>')
+                   target: int = HOLES + 1, title: str = "") -> Markup:
+    """One street per side (``labels[i]``), front peg at ``scores[i]``, back peg at ``previous[i]``."""
+    count = len(labels)
+    height = TOP + LANE_H * count + 2
+    heading = title or _("Cribbage board")
+    spoken = "; ".join(
+        _("%(side)s %(score)s (before: %(before)s)", side=label, score=scores[i],
+          before=previous[i] if i < len(previous) else 0)
+        for i, label in enumerate(labels))
+    out = [f'<svg class="board" viewBox="0 0 {WIDTH:.0f} {height:.0f}" role="img" '
+           f'aria-label="{escape(heading)}: {escape(spoken)}">',
+           f"<title>{escape(heading)}: {escape(spoken)}</title>",
+           f'<rect class="wood" x="0" y="0" width="{WIDTH:.0f}" height="{height:.0f}" rx="10" fill="#c79a5b"/>']
     for i, label in enumerate(labels):
-        y = TOP + TRACK_H * i + 22
         score = max(0, scores[i])
         back = max(0, previous[i]) if i < len(previous) else 0
-        out.append(f'<g class="track t{i % 8}">')
-        out.append(f'<text class="who" x="4" y="{y - 10}" font-size="10" font-weight="700" fill="#1b1208">{escape(label[:14])}</text>')
-        for n in range(1, HOLES + 1):
-            out.append(f'<circle class="hole" cx="{_hole_x(n):.1f}" cy="{y}" r="2.2" fill="#3b2a14"/>')
-        out.append(f'<circle class="hole game" cx="{game_x:.1f}" cy="{y}" r="4" fill="#1b1208"/>')
-        for peg, kind in ((back, "back"), (score, "front")):
-            if kind == "back" and peg == score:
-                continue
-            x = game_x if peg >= target else _hole_x(peg)
-            out.append(f'<circle class="peg {kind}" cx="{x:.1f}" cy="{y}" r="{5 if kind == "front" else 4}" '
-                       f'fill="{PEG_COLOURS[i % 4]}" stroke="#fff" stroke-width="1.2"'
-                       f'{BACK_OPACITY if kind == "back" else ""} data-peg="{kind}" data-hole="{peg}">'
-                       f"<title>{escape(label)}: {peg}</title></circle>")
-        out.append(f'<text class="score" x="{width - 4:.0f}" y="{y - 10}" text-anchor="end" font-size="10" font-weight="700" fill="#1b1208">{score}</text>')
-        out.append("</g>")
+        out.extend(_lane(i, label, score, back, target))
     out.append("</svg>")
     return Markup("".join(out))

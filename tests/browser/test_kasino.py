@@ -56,9 +56,12 @@ def test_a_phone_plays_a_tabbe_and_a_capture_and_sees_the_scores(browser: Browse
                                                                   playwright: Playwright) -> None:
     table = api(live_server, "/api/v1/tables", {"game": "kasino", "players": ["Anna", "Bo"]})
     page = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB").new_page()
+    live = "() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1"
     page.goto(table["join_url"])
+    page.wait_for_function(live)
     page.get_by_role("button", name="Anna", exact=True).click()
-    page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+    expect(page.get_by_text("You are Anna")).to_be_visible()
+    page.wait_for_function(live)
 
     page.get_by_label("Dealer").select_option("1")
     for code in ("3H", "5S", "8D", "8S"):
@@ -96,4 +99,4 @@ def test_a_phone_plays_a_tabbe_and_a_capture_and_sees_the_scores(browser: Browse
     scores = page.locator(".ks-side .total")
     expect(scores).to_have_text([str(t) for t in totals])
     expect(page.locator(".ks-count tfoot td")).to_have_text([str(t) for t in totals])   # all from this deal
-    expect(page.get_by_text("Bo deals next.")).to_be_visible()
+    expect(page.get_by_text("Anna deals next.")).to_be_visible()

@@ -434,6 +434,8 @@ def test_trump3_offered_clockwise() -> None:
 
 def test_trump4_dealer_who_passed_waits() -> None:
     state = run(new(), deal(D), turn("9H"), *refuse(D))
+    assert R.to_json(state)["deal"]["dealer_looked"] is False  # passing is not looking
+    assert run(state, {"type": "look", "player": D}).deal is not None
     assert refused(state, take(D)).rule == "MOUSEL-TRUMP-4"
     assert refused(state, refuse(D)[0]).rule == "MOUSEL-TRUMP-4"
 

@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from scorekeeper.cards import GERMAN_RANKS, GERMAN_SUITS, Card, parse_card
-from scorekeeper.engine.mulatschak import START, MulState, Mulatschak
+from scorekeeper.engine.mulatschak import START, Mulatschak, MulState
 from scorekeeper.engine.tricks import check_play
 from scorekeeper.web.views import register
 
@@ -67,12 +67,15 @@ def term_text(word: str) -> str:
     return f"{word} ({_glosses().get(word, '')})"
 
 
-def suit_info(suit: str | None) -> dict[str, str] | None:
-    if not suit:
-        return None
+def suit_info(suit: str) -> dict[str, str]:
+    """A German suit by name and colour class (never by a French symbol)."""
     from scorekeeper.web import suit_label
 
     return {"code": suit, "name": suit_label(suit, "german"), "css": SUIT_CSS.get(suit, "")}
+
+
+def maybe_suit(suit: str | None) -> dict[str, str] | None:
+    return suit_info(suit) if suit else None
 
 
 def _card_word(code: str) -> str:
@@ -273,7 +276,7 @@ def deal_summary(state: Mapping[str, Any], names: Sequence[str]) -> dict[str, An
         lines.append(ngettext("Dealt again after %(num)s weak hand (unter dem Hund).",
                               "Dealt again after %(num)s weak hands (unter dem Hund).", deal["collapses"]))
     bids = [{"name": names[c["player"]], "words": bid_words(c)} for c in deal["bids"]]
-    trump = suit_info(deal["trump"])
+    trump = maybe_suit(deal["trump"])
     decisions = []
     if deal["declarer"] is not None and deal["trump"]:
         for p, d in enumerate(deal["decisions"]):
@@ -395,7 +398,7 @@ def sheet(state: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
         rows.append({
             "deal": r["deal"], "dealer": names[r["dealer"]],
             "declarer": names[r["declarer"]] if r["declarer"] is not None else None,
-            "bid": bid, "trump": suit_info(r["trump"]), "multiplier": r["multiplier"],
+            "bid": bid, "trump": maybe_suit(r["trump"]), "multiplier": r["multiplier"],
             "causes": [cause_label(c) for c in r["causes"]], "made": r["made"], "cells": cells,
             "spoken": row_words(r, names),
         })
@@ -452,8 +455,8 @@ def proposal_words(prop: Mapping[str, Any], deal: Mapping[str, Any] | None, name
         first = deal["tricks"][prop["trick"] - 1]["cards"][0]["card"]
         lead_card = parse_card(first, "german")
         led = trump if lead_card.is_weli or lead_card.suit == trump else lead_card.suit
-    led_name = suit_info(led)["name"] if led else "?"  # type: ignore[index]
-    trump_name = suit_info(trump)["name"] if trump else "?"  # type: ignore[index]
+    led_name = suit_info(led)["name"] if led else "?"
+    trump_name = suit_info(trump)["name"] if trump else "?"
     kind = prop["kind"]
     if kind == "follow":
         what = _("In trick %(n)s %(name)s played the %(card)s although %(suit)s was led.", n=prop["trick"],
@@ -515,7 +518,7 @@ def grid(raw: MulState, gone: set[str], suits: Sequence[str] = GERMAN_SUITS,
     rows = []
     for s in suits:
         codes = [r + s for r in ranks(raw) if not (r == "6" and s == "S")]
-        rows.append({"label": suit_info(s)["name"], "cards": [{"code": c, "gone": c in gone} for c in codes]})  # type: ignore[index]
+        rows.append({"label": suit_info(s)["name"], "cards": [{"code": c, "gone": c in gone} for c in codes]})
     weli = {"label": "Weli", "cards": [{"code": "W", "gone": "W" in gone}]}
     return [weli] + rows if weli_first else rows + [weli]
 
@@ -606,14 +609,13 @@ def trump_controls(state: Mapping[str, Any], raw: MulState, names: Sequence[str]
     suits = []
     for s in GERMAN_SUITS:
         info = suit_info(s)
-        assert info is not None
         note = _("×2, everyone plays") if s == "H" else ""
         suits.append({**info, "note": note})
     packerl: dict[str, Any] | None = None
     can_delay = not deal["muli"] and state["scores"][p] > state["limits"]["stay"] and raw.opts.exch_limit >= 5
     if can_delay:
         chosen = (args.get("packerl") or [""])[-1].upper()
-        packerl = {"suits": [{**suit_info(s), "url": url_for("play.sheet", table_id=table_id, packerl=s)}  # type: ignore[dict-item]
+        packerl = {"suits": [{**suit_info(s), "url": url_for("play.sheet", table_id=table_id, packerl=s)}
                              for s in GERMAN_SUITS],
                    "chosen": suit_info(chosen) if chosen in GERMAN_SUITS else None,
                    "stock": deal["stock_available"]}
@@ -651,7 +653,7 @@ def exchange_controls(state: Mapping[str, Any], raw: MulState, hints: list[dict[
     if not deal["exchange_queue"]:   # a Bridge is served: five face down, then face up while trumps
         order = [trump] + [s for s in GERMAN_SUITS if s != trump]
         return {"bridge_cards": True, "stock": stock, "order": order, "unseen": unseen(raw, None),
-                "ranks": ranks(raw), "trump": suit_info(trump)}
+                "ranks": ranks(raw), "trump": maybe_suit(trump)}
     counts = [h["count"] for h in hints if h["type"] == "exchange"]
     limit = raw.opts.exch_limit
     sau = Card("A", trump)
@@ -669,7 +671,7 @@ def exchange_controls(state: Mapping[str, Any], raw: MulState, hints: list[dict[
         "bridge": stock >= 6 and limit >= 5,
         "sau": has_sau and stock >= 5 and limit >= 4, "sau_card": str(sau),
         "seven": has_seven and stock >= 6 and limit >= 4,
-        "trump": suit_info(trump),
+        "trump": maybe_suit(trump),
     }
 
 
@@ -733,7 +735,7 @@ def tally(state: Mapping[str, Any], raw: MulState, names: Sequence[str], args: M
                     for p, nm in enumerate(names)],
         "bids": [{"n": t, "label": term("Muli") if t == 5 else str(t), "checked": picked("bid:int") == [str(t)]}
                  for t in range(1, 6)],
-        "suits": [{**suit_info(s), "checked": picked("trump") == [s]} for s in GERMAN_SUITS],  # type: ignore[dict-item]
+        "suits": [{**suit_info(s), "checked": picked("trump") == [s]} for s in GERMAN_SUITS],
         "knock": "knock" in " ".join(picked("causes:list")).split(), "can_knock": not raw.opts.no_knock,
         "collapses": collapses,
         "forced": bool(picked("forced:bool")),
