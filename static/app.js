@@ -144,3 +144,20 @@
     } catch (e) { /* not a move notice: redraw as usual */ }
   });
 })();
+
+// mousel: the stream's echo of a move this sheet already shows would redraw it and wipe what is
+// being chosen for the next move (the player of a card, a tally half filled in); skip that redraw
+// (newer moves from other phones still redraw).
+(function () {
+  "use strict";
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var el = evt.detail.elt;
+    if (!el || el.id !== "sheet" || !el.querySelector(".ms")) return;
+    var trigger = (evt.detail.requestConfig || {}).triggeringEvent;
+    if (!trigger || trigger.type !== "sse:message" || !trigger.detail || !trigger.detail.data) return;
+    try {
+      var seq = JSON.parse(trigger.detail.data).seq;
+      if (typeof seq === "number" && seq <= Number(el.dataset.seq)) evt.preventDefault();
+    } catch (e) { /* not a move notice: redraw as usual */ }
+  });
+})();

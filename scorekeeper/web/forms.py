@@ -7,7 +7,7 @@ spaces and commas), ``flag:bool`` → bool, ``data:json`` → parsed JSON. Other
 A dotted name builds nested objects and lists, so a form can send one object per side:
 ``sides.0.cards:int`` → ``{"sides": [{"cards": …}]}`` (a number segment is a list index; a list
 index nobody filled in is null). A blank dotted field is left out, so the engine's default for
-a missing field applies. A ``*`` segment takes its index from the field's values and sets the
+a missing field applies, but its object is still made: a side left blank is ``{}``, not missing. A ``*`` segment takes its index from the field's values and sets the
 leaf to true: radio buttons ``sides.*.storan`` with value ``1`` → ``sides[1].storan = true``.
 """
 
@@ -42,6 +42,8 @@ def event_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
                         _put(event, [value.strip() if part == "*" else part for part in path], True)
             elif any(v.strip() for v in values):
                 _put(event, path, _convert(kind, values))
+            else:
+                _reach(event, path)
         except ValueError as exc:
             raise TableError(400, "bad_request", f"the field {name!r}: {exc}") from exc
     return event
@@ -52,6 +54,12 @@ def _put(root: dict[str, Any], path: list[str], value: Any) -> None:
     for here, after in zip(path, path[1:], strict=False):
         node = _child(node, here, [] if after.isdigit() else {})
     _store(node, path[-1], value)
+
+
+def _reach(root: dict[str, Any], path: list[str]) -> None:
+    node: Any = root
+    for here, after in zip(path, path[1:], strict=False):
+        node = _child(node, here, [] if after.isdigit() else {})
 
 
 def _slot(node: Any, key: str) -> tuple[Any, int | str]:

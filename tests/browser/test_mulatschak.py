@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, Playwright, expect
 def quiet(page: Page) -> None:
     """Wait until no htmx request is in flight: the sheet also redraws itself when the event
     stream reports the move, and a tap that lands while it is being swapped would be lost."""
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    expect(page.locator(".htmx-request")).to_have_count(0)
 
 
 def tap(page: Page, label: str) -> None:
@@ -20,14 +20,16 @@ def tap(page: Page, label: str) -> None:
 def test_one_deal_on_a_phone(browser: Browser, live_server: str, playwright: Playwright) -> None:
     phone = playwright.devices["Pixel 7"]
     page = browser.new_context(**phone, locale="en-GB", reduced_motion="reduce").new_page()
+    # Mark the sheet as served with the page, so the test can wait for the stream's first redraw.
+    page.add_init_script("document.addEventListener('DOMContentLoaded', function () {"
+                         " var s = document.getElementById('sheet'); if (s) { s.dataset.first = '1'; } });")
     page.goto(live_server + "/")
     page.locator("input[name=game][value=mulatschak]").check()
     for i, name in enumerate(["Anna", "Bo", "Cleo"]):
         page.locator(f"#player{i}").fill(name)
     page.get_by_role("button", name="Open the table").click()
     page.get_by_role("button", name="Anna", exact=True).click()
-    first = page.locator("#sheet").element_handle()           # the stream's first message redraws it once
-    page.wait_for_function("sheet => !sheet.isConnected", arg=first)
+    expect(page.locator("#sheet[data-first]")).to_have_count(0)   # the stream's first message redraws it once
     turn = page.locator(".mu-turn")
     expect(turn).to_have_text("Cleo cuts or knocks")          # Anna deals; Cleo sits on her right
 

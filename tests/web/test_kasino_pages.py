@@ -125,6 +125,8 @@ def test_dotted_form_fields_build_one_object_per_side() -> None:
     form = MultiDict([("type", "deal_result"), ("sides.0.cards:int", "28"), ("sides.0.aces:int", ""),
                       ("sides.1.cards:int", "24"), ("sides.*.storan", "1"), ("sides.2:json", "null")])
     assert event_from_form(form) == {"type": "deal_result", "sides": [{"cards": 28}, {"cards": 24, "storan": True}, None]}
+    blank = MultiDict([("sides.0.cards:int", "52"), ("sides.1.cards:int", ""), ("sides.1.aces:int", "")])
+    assert event_from_form(blank) == {"sides": [{"cards": 52}, {}]}          # a side left blank counts zeros
     for bad in ([("sides.99.cards:int", "1")], [("sides", "x"), ("sides.0.cards:int", "1")]):
         try:
             event_from_form(MultiDict(bad))
@@ -277,6 +279,8 @@ def test_tally_scores_a_deal_with_a_tie_and_names_the_winner_by_the_spade_tie_br
     wrong = tally_form([pile("sides.0", 30, 9, 4, 2), pile("sides.1", 20, 4), pile("sides.2", 0, 0)], 0, 0)
     dry = preview(client, table_id, wrong)
     assert "✘" in dry and "50 cards, not 52" in dry and "#KASINO-SCORE-2" in dry
+    half_done = {"type": "deal_result", "sides.0.cards:int": "30", "sides.1.cards:int": "", "sides.2.cards:int": ""}
+    assert "30 cards, not 52" in preview(client, table_id, half_done)       # while typing: the arithmetic
 
     # Deal 1: Anna 12; deal 2: Bo 14 (tabbes add up); deal 3 is KASINO-EX-2 from there.
     post(client, table_id, tally_form([pile("sides.0", 30, 9, 4, 2), pile("sides.1", 22, 4), pile("sides.2", 0, 0)],
@@ -376,3 +380,50 @@ def test_a_watcher_sees_the_table_but_no_controls(sqlite_app: Flask) -> None:
     assert "Cleo to play" in words(html)
     assert watcher.post(f"/t/{table['id']}/events", data={"type": "confirm", "proposal:int": "1"},
                         headers=HX).status_code == 403
+
+
+# --- The first dealer, partnerships, claims -------------------------------------------------------------
+
+
+def test_the_draw_for_the_first_dealer_then_the_deal_form_knows_the_dealer(sqlite_app: Flask) -> None:
+    client = sqlite_app.test_client()
+    table_id = open_table(client, players=3)
+    tie = post(client, table_id, {"type": "draw_dealer", "cards.0": "KH", "cards.1": "5S", "cards.2": "hK"}, 422)
+    assert "KASINO-COMP-1" in tie                                          # the same card twice
+    tie = post(client, table_id, {"type": "draw_dealer", "cards.0": "KH", "cards.1": "5S", "cards.2": "KD"})
+    assert "Anna and Cleo tie for the highest card and draw again." in words(tie)
+    tags = Tags(tie)
+    assert tags.find("input", type="hidden", name="cards.1:json", value="null")
+    assert tags.find("input", name="cards.0") and tags.find("input", name="cards.2")
+    drawn = post(client, table_id, {"type": "draw_dealer", "cards.0": "3C", "cards.1:json": "null", "cards.2": "9D"})
+    assert state(sqlite_app, table_id)["next_dealer"] == 2
+    deal_form = drawn.split('class="card deal"')[1].split("</form>")[0]
+    assert "Cleo deals." in words(deal_form) and 'name="dealer:int"' not in deal_form
+    post(client, table_id, {"type": "deal", "table:list": "5D 9S KH AC"})
+    assert state(sqlite_app, table_id)["dealer"] == 2
+
+
+def test_partnerships_are_labelled_by_both_partners_and_a_claim_is_offered_at_16(sqlite_app: Flask) -> None:
+    client = sqlite_app.test_client()
+    response = client.post("/tables", data={"game": "kasino", "players": NAMES, "mode": "tally", "teams": "pairs",
+                                            "opt_kasino_claim": "on"})
+    table_id = response.location.rsplit("/", 1)[1]
+    html = sheet(client, table_id)
+    text = words(html)
+    assert "Anna & Cleo" in text and "Bo & Dan" in text
+    assert Tags(html).find("input", name="sides.1.cards:int") and not Tags(html).find("input", name="sides.2.cards:int")
+    assert "Claim 16 during a deal" in text
+    post(client, table_id, tally_form([pile("sides.0", 40, 13, 4, 4), pile("sides.1", 12, 0)], 0, 0))   # 14
+    refused = post(client, table_id, {"type": "claim", "player:int": "2", "aces:int": "1"}, 422)
+    assert "#KASINO-VAR-CLAIM" in refused and "only 15 settled points" in refused
+    won = post(client, table_id, {"type": "claim", "player:int": "2", "storan:bool": "1", "aces:int": "0"})
+    assert "Anna &amp; Cleo wins!" in won and "claimed 16" in won
+
+
+def test_adjudicated_claims_are_offered_to_the_sides_that_reached_16() -> None:
+    from scorekeeper.web.views.kasino import claims
+
+    data = {"claimable": [16, 9], "phase": "play", "mode": "adjudicate", "sides": [[0, 2], [1, 3]]}
+    assert claims(data, ["Anna & Cleo", "Bo & Dan"]) == [
+        {"player": 0, "label": "Anna & Cleo", "text": "Anna & Cleo claims 16 (16 settled)"}]
+    assert claims({**data, "phase": "between"}, ["A", "B"]) == []

@@ -399,6 +399,8 @@ def test_revoke_shown_in_words_and_cards_then_confirmed(sqlite_app: Flask) -> No
     data = state(sqlite_app, table_id)
     row = data["sheet"][0]
     assert row["revokes"] == [0] and row["changes"] == [20, -20, 20, 20] and data["proposals"] == []
+    toast = Page(scored.split('class="mu-scored mu-hide-pops" role="status">')[1].split("</div>")[0]).text
+    assert toast[:2] == ["Deal 1 scored", "· ×4"] and "Anna +20" in toast and "Bo -20" in toast
     cells = scored.split('aria-label="Deal 1: Bo bid 2 and made it"')[1].split("</tr>")[0]
     assert "revoke" in cells and "+20" in cells
 

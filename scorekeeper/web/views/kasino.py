@@ -68,7 +68,7 @@ def kasino_view(ctx: dict[str, Any]) -> dict[str, Any]:
     if can_write and not state["over"]:
         ks["claims"] = claims(state, labels)
         if adjudicate and playing:
-            ks["hints"] = hints(rules, raw, state, _hint_arg())
+            ks["hints"] = hints(rules, raw, state, _hint_arg(), options)
         if adjudicate and state["phase"] == "setup":
             ks["draw"] = dealer_draw(state, names)
         if not adjudicate and state["phase"] in ("setup", "between"):
@@ -247,15 +247,14 @@ def piles(state: Mapping[str, Any], labels: Sequence[str]) -> list[dict[str, Any
 
 # --- What just happened -----------------------------------------------------------------------
 
-CATEGORY = {
-    "most_cards": "Most cards", "most_spades": "Most spades", "storan": "Storan (10♦)", "lillan": "Lillan (2♠)",
-    "aces": "Aces", "tabbes": "Tabbes", "sistan": "Sistan (last capture)", "penalty": "Penalty",
-    "penalty void": "Penalty taken back", "claim": "Claim",
-}
-
-
 def category_name(what: str) -> str:
-    return _(CATEGORY.get(what, what))
+    """A scoring item in words (the engine's ``what``)."""
+    names = {
+        "most_cards": _("Most cards"), "most_spades": _("Most spades"), "storan": _("Storan (10♦)"),
+        "lillan": _("Lillan (2♠)"), "aces": _("Aces"), "tabbes": _("Tabbes"), "sistan": _("Sistan (last capture)"),
+        "penalty": _("Penalty"), "penalty void": _("Penalty taken back"), "claim": _("Claim"),
+    }
+    return names.get(what, what)
 
 
 def move_pops(move: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -491,7 +490,8 @@ def desk_url(state: Mapping[str, Any], options: Mapping[str, Any], played: str =
     return url_for("desk.desk", **args)
 
 
-def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str) -> dict[str, Any]:
+def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str,
+          options: Mapping[str, Any]) -> dict[str, Any]:
     """Every legal capture of one chosen card on the current table (``Kasino.captures_for``); in
     misär and with must_capture the ones the capture duty forbids are marked."""
     out: dict[str, Any] = {"card": None, "open": bool(text), "error": "", "captures": [], "trail": "",
@@ -511,7 +511,7 @@ def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str) 
         return out
     found = rules.captures_for(raw, code)
     out["card"] = code
-    out["desk"] = desk_url(state, {}, played=code)
+    out["desk"] = desk_url(state, options, played=code)
     for c in found["captures"]:
         g = c["grouping"]
         out["captures"].append({
