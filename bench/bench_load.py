@@ -30,8 +30,10 @@ itself, stopping and removing its PostgreSQL. Nothing is asserted.
     .venv/bin/python bench/bench_load.py              # about 7 minutes (main run, then the ramp)
     .venv/bin/python bench/bench_load.py --no-ramp    # only the 200-table run (~2 minutes)
     .venv/bin/python bench/bench_load.py --quick      # 50 tables, 15 s, short ramp: a smoke run
-    .venv/bin/python bench/bench_load.py --profile    # the main run with py-spy on both workers
-                                                      # (perturbs the figures; prints what dominates)
+    .venv/bin/python bench/bench_load.py --no-ramp --profile cpu   # py-spy --gil on both workers:
+                                                      # where the CPU goes (perturbs the figures)
+    .venv/bin/python bench/bench_load.py --no-ramp --profile wall  # py-spy --idle: where a POST's
+                                                      # wall time goes, waiting included
 """
 
 from __future__ import annotations
@@ -609,7 +611,7 @@ class Level:
 
 
 def run_level(pg: Postgres, workdir: Path, tables: int, threads: int, workers: int, seconds: float,
-              warmup: float, carried: list[dict[str, str]], seed: int, profile_s: float = 0.0) -> Level:
+              warmup: float, carried: list[dict[str, str]], seed: int, profile: str | None = None) -> Level:
     server = Gunicorn(pg, workers, threads, workdir)
     server.start()
     base_conns = [sockets(p) for p in server.worker_pids]
@@ -622,7 +624,7 @@ def run_level(pg: Postgres, workdir: Path, tables: int, threads: int, workers: i
     client = subprocess.Popen([sys.executable, __file__, "--client", str(cfg_path)], cwd=ROOT,
                               stdout=subprocess.PIPE, text=True)
     spies: list[subprocess.Popen[bytes]] = []
-    profile: dict[int, Path] = {}
+    profiles: dict[int, Path] = {}
     cpu0 = pg0 = cpu1 = pg1 = 0.0
     rss: list[float] = []
     hwm: list[float] = []
@@ -642,13 +644,14 @@ def run_level(pg: Postgres, workdir: Path, tables: int, threads: int, workers: i
                 load0 = loadavg()
                 cpu0 = cpu_seconds(server.pids())
                 pg0 = cpu_seconds([pg.pid], with_children=True) + cpu_seconds(children(pg.pid))
-                if profile_s:
+                if profile:
                     for pid in server.worker_pids:
                         out = workdir / f"pyspy-{pid}.txt"
-                        profile[pid] = out
+                        profiles[pid] = out
                         spies.append(subprocess.Popen(
-                            [str(BIN / "py-spy"), "record", "--pid", str(pid), "--duration", str(int(profile_s)),
-                             "--rate", "50", "--gil", "--nonblocking", "--format", "raw", "--output", str(out)],
+                            [str(BIN / "py-spy"), "record", "--pid", str(pid), "--duration", str(int(seconds)),
+                             "--rate", "50", "--gil" if profile == "cpu" else "--idle", "--nonblocking",
+                             "--format", "raw", "--output", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
             elif word == "END":
                 cpu1 = cpu_seconds(server.pids())
@@ -682,7 +685,7 @@ def run_level(pg: Postgres, workdir: Path, tables: int, threads: int, workers: i
                          + server.log.read_text(errors="replace")[-3000:])
     result = json.loads(result_path.read_text())
     return Level(tables, threads, result, server.server_ms(mark), cpu1 - cpu0, pg1 - pg0, rss, hwm, conns,
-                 live_threads, (load0, load1), profile)
+                 live_threads, (load0, load1), profiles)
 
 
 # === reporting ======================================================================================
@@ -757,10 +760,37 @@ def ramp_threads(tables: int, workers: int) -> int:
     return max(512, math.ceil(tables * PHONES / workers * 1.2) + 64)
 
 
-def summarise_profile(files: dict[int, Path], top: int = 25) -> None:
-    """Aggregate py-spy's raw (collapsed) stacks: share of samples by function, inclusive and leaf."""
+def _frame(raw: str) -> str:
+    """py-spy's ``func (path/to/file.py:line)`` as ``func (package/file.py)``."""
+    if " (" not in raw:
+        return raw
+    func, _, where = raw.partition(" (")
+    path = where.rsplit(":", 1)[0].rstrip(")")
+    parts = path.split("/")
+    return f"{func} ({'/'.join(parts[-2:])})"
+
+
+AREAS = [  # first match wins; matched against the frames of one stack
+    ("POST /events: flask-limiter", ("post_event (web/api.py)", "flask_limiter/", "limits/")),
+    ("POST /events: _authorised (table + seats load)", ("post_event (web/api.py)", "_authorised (web/api.py)")),
+    ("POST /events: service.record (engine, SQL, commit)", ("post_event (web/api.py)", "record (scorekeeper/service.py)")),
+    ("POST /events: the rest (Flask, JSON, response)", ("post_event (web/api.py)",)),
+    ("stream open (GET …/stream before the generator)", ("stream (web/api.py)",)),
+    ("streams: the SSE generator and its writes", ("stream (scorekeeper/live.py)",)),
+    ("request plumbing outside the view (gunicorn, Flask, WhiteNoise, limiter hooks, logging)",
+     ("ThreadWorker.handle (workers/gthread.py)",)),
+    ("gunicorn main loop (accept, keep-alive, poller)", ("ThreadWorker.run (workers/gthread.py)",)),
+    ("pg-listener thread", ("start_pg_listener.<locals>.run (scorekeeper/live.py)",)),
+]
+
+
+def summarise_profile(files: dict[int, Path], wall: bool, top: int = 30) -> None:
+    """Aggregate py-spy's raw (collapsed) stacks. CPU mode (``--gil``): the share of GIL-holding samples
+    by area and by function. Wall mode (``--idle``): only stacks inside ``post_event``, i.e. where a
+    POST's wall time goes, waiting included."""
     inclusive: collections.Counter[str] = collections.Counter()
     leaf: collections.Counter[str] = collections.Counter()
+    areas: collections.Counter[str] = collections.Counter()
     total = 0
     for path in files.values():
         if not path.exists():
@@ -770,24 +800,36 @@ def summarise_profile(files: dict[int, Path], top: int = 25) -> None:
             if not count.isdigit():
                 continue
             n = int(count)
-            frames = [f for f in stack.split(";") if f and not f.startswith(("process ", "thread "))]
+            frames = [_frame(f) for f in stack.split(";") if f and not f.startswith(("process ", "thread "))]
             if not frames:
                 continue
+            joined = ";".join(frames)
+            if wall and "post_event (web/api.py)" not in joined:
+                continue
             total += n
-            for name in {f.split(" (")[0] + " (" + f.split(" (")[1].split(":")[0].split("/")[-1] + ")"
-                         if " (" in f else f for f in frames}:
+            for name in set(frames):
                 inclusive[name] += n
-            last = frames[-1]
-            leaf[last.split(" (")[0] + (" (" + last.split(" (")[1].split(":")[0].split("/")[-1] + ")"
-                                        if " (" in last else "")] += n
+            leaf[frames[-1]] += n
+            for area, needles in AREAS:
+                if all(nd in joined for nd in needles):
+                    areas[area] += n
+                    break
+            else:
+                areas["other"] += n
     if not total:
         print("  (py-spy recorded nothing)")
         return
-    print(f"\n  py-spy, both workers, {total} non-idle samples — inclusive share (function (file)):")
+    what = ("samples inside POST /events (all threads, waiting included: where a POST's wall time goes)"
+            if wall else "GIL-holding samples (where the workers' CPU goes)")
+    print(f"\n  py-spy, both workers, {total} {what}")
+    print("  by area:")
+    for area, n in areas.most_common():
+        print(f"    {n / total * 100:5.1f} %  {area}")
+    print("  by function, inclusive:")
     for name, n in inclusive.most_common(top):
         print(f"    {n / total * 100:5.1f} %  {name}")
-    print("  leaf (self) share:")
-    for name, n in leaf.most_common(15):
+    print("  by function, self:")
+    for name, n in leaf.most_common(20):
         print(f"    {n / total * 100:5.1f} %  {name}")
 
 
@@ -805,7 +847,8 @@ def main() -> None:
     ap.add_argument("--ramp-seconds", type=float, default=30.0)
     ap.add_argument("--ramp-budget", type=float, default=300.0, help="seconds for the whole ramp")
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--profile", action="store_true", help="py-spy both workers during the main run")
+    ap.add_argument("--profile", choices=["cpu", "wall"], help="py-spy both workers during the main run: "
+                    "cpu = GIL-holding samples by area; wall = where a POST's wall time goes")
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
     if args.client:
@@ -837,10 +880,10 @@ def main() -> None:
               f"{args.warmup:.0f} s warm-up + {args.seconds:.0f} s measured"
               + (" — WITH py-spy attached (figures perturbed)" if args.profile else ""), flush=True)
         main_level = run_level(pg, workdir, args.tables, args.threads, args.workers, args.seconds, args.warmup,
-                               [], args.seed, profile_s=args.seconds if args.profile else 0.0)
+                               [], args.seed, profile=args.profile)
         report_main(main_level, args.workers)
         if args.profile:
-            summarise_profile(main_level.profile)
+            summarise_profile(main_level.profile, wall=args.profile == "wall")
         carried = main_level.result["tables_list"]
 
         if not args.no_ramp:
