@@ -6,21 +6,31 @@ cards; listing every legal capture ≤ 20 ms on a 20-card table.
 * ``check`` — ``find_grouping`` on claims drawn from 30-card two-pack tables where half the
   cards are Aces, 2♠ or 10♦: random sub-multisets (mostly illegal, the slow exhaustive case) and
   big legal claims built group by group (up to a 30-card sweep).
-* ``list`` — ``legal_captures`` on random 20-card tables, plain and dual-rich. The time grows
-  with the number of captures found (tens of thousands on some tables), so the count is printed
-  beside the time.
+* ``list`` — ``legal_captures`` on random 20-card tables, plain and dual-rich (10 duals): every
+  capture, then the first 60 (``limit=60``, what a screen shows), then ``count_captures``. The
+  time of a full listing grows with the number of captures found (tens of thousands on some
+  tables), so the distribution of that number is printed too.
+* ``crowded`` — the screens' calls on dual-rich 16-, 20- and 30-card tables: the first 60
+  captures, ``count_captures(at_most=10_000)``, and Mulle's ``hints(state)`` (trail and up to
+  60 captures for each of the 52 cards) and ``hints_for(state, card, limit=40)``.
+
+Every figure is wall time and includes the garbage collector's passes, which a listing of tens
+of thousands of results triggers; the load average is printed before and after.
 
     .venv/bin/python bench/bench_capture.py
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import random
-import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -33,6 +43,7 @@ from scorekeeper.engine.capture import (  # noqa: E402
     find_grouping,
     legal_captures,
 )
+from scorekeeper.engine.mulle import Mulle, MulleState  # noqa: E402
 
 PACK: list[Card] = sorted(french_pack(2).elements())
 DUALS = [c for c in PACK if c.rank == "A" or str(c) in {"2S", "10D"}]
@@ -123,33 +134,90 @@ def bench_check(rng: random.Random, scheme: ValueScheme, rounds: int = 3000) -> 
     percentiles("all claims", all_times)
 
 
+def timed(call: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = call(*args, **kwargs)
+    return time.perf_counter() - start, result
+
+
+def distribution(counts: list[int]) -> str:
+    ordered = sorted(counts)
+
+    def pick(q: float) -> int:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    over = ", ".join(f"> {n:,}: {sum(1 for c in counts if c > n) / len(counts) * 100:.0f}%"
+                     for n in (1_000, 10_000, 50_000))
+    return (f"p10 {pick(0.1):,}  p50 {pick(0.5):,}  p90 {pick(0.9):,}  p99 {pick(0.99):,}  "
+            f"max {ordered[-1]:,};  tables with {over}")
+
+
+# Each kind of call gets its own pass over the tables: the solver keeps its last 32 listings,
+# and more tables than that keep every figure a first call on its table.
+
 def bench_list(rng: random.Random, scheme: ValueScheme, rounds: int = 200) -> None:
     print(f"list every legal capture ({scheme.name}), 20-card tables:")
     for label, rich in (("random 20 cards", False), ("dual-rich 20 cards (10 duals)", True)):
+        cases = [(rng.choice(PACK), rich_table(rng, 20) if rich else rng.sample(PACK, 20))
+                 for _ in range(rounds)]
         times, counts = [], []
-        for _ in range(rounds):
-            table = rich_table(rng, 20) if rich else rng.sample(PACK, 20)
-            played = rng.choice(PACK)
-            start = time.perf_counter()
-            captures = legal_captures(played, table, scheme)
-            times.append(time.perf_counter() - start)
+        for played, table in cases:
+            elapsed, captures = timed(legal_captures, played, table, scheme)
+            times.append(elapsed)
             counts.append(len(captures))
+            del captures
+        firsts = [timed(legal_captures, played, table, scheme, limit=60)[0] for played, table in cases]
+        count_times = [timed(count_captures, played, table, scheme)[0] for played, table in cases]
         per_capture = sum(times) / max(1, sum(counts)) * 1e6
         within = sum(1 for t in times if t <= 0.020) / len(times) * 100
-        percentiles(label, times, f"captures p50 {statistics.median(counts):.0f} max {max(counts)}; "
-                    f"{per_capture:.1f} µs/capture; {within:.0f}% ≤ 20 ms")
-    table = rng.sample(PACK, 20)
-    played = rng.choice(PACK)
-    start = time.perf_counter()
-    n = count_captures(played, table, scheme)
-    print(f"  count_captures on one random table: {n} captures in {(time.perf_counter() - start) * 1000:.2f} ms")
+        print(f"  {label}:")
+        percentiles("  every capture", times, f"{per_capture:.2f} µs/capture; {within:.0f}% ≤ 20 ms")
+        percentiles("  the first 60 (limit=60)", firsts)
+        percentiles("  count_captures", count_times)
+        print(f"    captures per table: {distribution(counts)}")
+
+
+def mulle_state(table: Sequence[Card]) -> MulleState:
+    """A 2-player Mulle deal in play with ``table`` on the table (and seen)."""
+    rules = Mulle()
+    state = rules.apply(rules.new(["A", "B"], {}),
+                        {"type": "deal", "dealer": 1, "table": ["5D", "9C", "KH", "AC"]})
+    return dataclasses.replace(state, table=tuple(table), seen=dict(Counter(table)))
+
+
+def bench_crowded(rng: random.Random, rounds: int = 60) -> None:
+    print("the screens' calls on crowded dual-rich tables (mulle):")
+    rules = Mulle()
+    for size in (16, 20, 30):
+        cases = [(rng.choice(PACK), rich_table(rng, size)) for _ in range(rounds)]
+        states = [mulle_state(table) for _, table in cases]
+        cards = [rng.choice([c for c in PACK if state.unseen(c) > 0]) for state in states]
+        print(f"  {size} cards:")
+        percentiles("  legal_captures(limit=60)",
+                    [timed(legal_captures, p, t, MULLE_SCHEME, limit=60)[0] for p, t in cases])
+        percentiles("  count_captures(at_most=10_000)",
+                    [timed(count_captures, p, t, MULLE_SCHEME, at_most=10_000)[0] for p, t in cases])
+        percentiles("  Mulle.hints(state): 52 cards",
+                    [timed(rules.hints, state)[0] for state in states])
+        percentiles("  Mulle.hints_for(state, card, limit=40)",
+                    [timed(rules.hints_for, state, card, limit=40)[0] for state, card in zip(states, cards, strict=True)])
+        percentiles("  Mulle.hint_count(state, card, at_most=10k)",
+                    [timed(rules.hint_count, state, card, at_most=10_000)[0]
+                     for state, card in zip(states, cards, strict=True)])
+
+
+def load() -> str:
+    return f"{os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "n/a"
 
 
 def main() -> None:
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load()}")
     rng = random.Random(2024)
     bench_check(rng, MULLE_SCHEME)
     bench_check(rng, KASINO_SCHEME, rounds=1000)
     bench_list(rng, MULLE_SCHEME)
+    bench_crowded(rng)
+    print(f"load average after: {load()}")
 
 
 if __name__ == "__main__":

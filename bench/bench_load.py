@@ -436,6 +436,18 @@ class Postgres:
                 "'max_connections', 'shared_buffers', 'server_version')").fetchall())
         self.url = f"postgresql://postgres@{HOST}:{self.port}/scorekeeper"
 
+    def db_stats(self) -> tuple[int, int]:
+        """(sessions opened, transactions committed) so far in the benchmark's database."""
+        import psycopg
+
+        try:
+            with psycopg.connect(f"postgresql://postgres@{HOST}:{self.port}/postgres", autocommit=True) as conn:
+                row = conn.execute("SELECT sessions, xact_commit FROM pg_stat_database "
+                                   "WHERE datname = 'scorekeeper'").fetchone()
+        except psycopg.Error:
+            return 0, 0
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
     @property
     def pid(self) -> int:
         return int((self.data / "postmaster.pid").read_text().split()[0])
@@ -499,6 +511,14 @@ def threads_of(pid: int) -> int:
     return status_kb(pid, "Threads")
 
 
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine since boot, from /proc/stat (all cores)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    total = sum(fields[:8])  # guest time is already counted in user
+    return (total - idle) / CLK_TCK, total / CLK_TCK
+
+
 def loadavg() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -512,6 +532,7 @@ class Gunicorn:
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
     worker_pids: list[int] = field(default_factory=list)
+    app: str = "scorekeeper:create_app()"
 
     @property
     def log(self) -> Path:
@@ -535,7 +556,7 @@ class Gunicorn:
         self.proc = subprocess.Popen(
             [str(BIN / "gunicorn"), "--config", "gunicorn.conf.py", "-b", f"{HOST}:{self.port}",
              "--worker-connections", str(max(1000, self.threads + 1000)),
-             "--access-logformat", '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(D)s', "scorekeeper:create_app()"],
+             "--access-logformat", '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(D)s', self.app],
             cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
         deadline = time.monotonic() + 40
         while time.monotonic() < deadline:
@@ -592,6 +613,9 @@ class Level:
     conns: list[int]
     threads_live: list[int]
     load: tuple[str, str]
+    machine_cores: float  # cores busy on the whole machine over the window (all processes)
+    pg_sessions: int  # PostgreSQL connections opened during the window (pool churn)
+    pg_commits: int
     profile: dict[int, Path] = field(default_factory=dict)
 
     @property
@@ -611,8 +635,9 @@ class Level:
 
 
 def run_level(pg: Postgres, workdir: Path, tables: int, threads: int, workers: int, seconds: float,
-              warmup: float, carried: list[dict[str, str]], seed: int, profile: str | None = None) -> Level:
-    server = Gunicorn(pg, workers, threads, workdir)
+              warmup: float, carried: list[dict[str, str]], seed: int, profile: str | None = None,
+              app: str = "scorekeeper:create_app()") -> Level:
+    server = Gunicorn(pg, workers, threads, workdir, app=app)
     server.start()
     base_conns = [sockets(p) for p in server.worker_pids]
     result_path = workdir / f"result-{tables}.json"
@@ -625,7 +650,8 @@ def run_level(pg: Postgres, workdir: Path, tables: int, threads: int, workers: i
                               stdout=subprocess.PIPE, text=True)
     spies: list[subprocess.Popen[bytes]] = []
     profiles: dict[int, Path] = {}
-    cpu0 = pg0 = cpu1 = pg1 = 0.0
+    cpu0 = pg0 = cpu1 = pg1 = busy0 = t_win = machine = 0.0
+    db0 = db1 = (0, 0)
     rss: list[float] = []
     hwm: list[float] = []
     conns: list[int] = []
@@ -642,6 +668,9 @@ def run_level(pg: Postgres, workdir: Path, tables: int, threads: int, workers: i
             elif word == "START":
                 mark = server.mark()
                 load0 = loadavg()
+                busy0 = machine_busy()[0]
+                t_win = time.monotonic()
+                db0 = pg.db_stats()
                 cpu0 = cpu_seconds(server.pids())
                 pg0 = cpu_seconds([pg.pid], with_children=True) + cpu_seconds(children(pg.pid))
                 if profile:
@@ -657,6 +686,8 @@ def run_level(pg: Postgres, workdir: Path, tables: int, threads: int, workers: i
                 cpu1 = cpu_seconds(server.pids())
                 pg1 = cpu_seconds([pg.pid], with_children=True) + cpu_seconds(children(pg.pid))
                 load1 = loadavg()
+                db1 = pg.db_stats()
+                machine = (machine_busy()[0] - busy0) / (time.monotonic() - t_win)
                 rss = [status_kb(p, "VmRSS") / 1024 for p in server.worker_pids]
                 hwm = [status_kb(p, "VmHWM") / 1024 for p in server.worker_pids]
                 conns = [sockets(p) - b for p, b in zip(server.worker_pids, base_conns, strict=True)]
@@ -685,7 +716,7 @@ def run_level(pg: Postgres, workdir: Path, tables: int, threads: int, workers: i
                          + server.log.read_text(errors="replace")[-3000:])
     result = json.loads(result_path.read_text())
     return Level(tables, threads, result, server.server_ms(mark), cpu1 - cpu0, pg1 - pg0, rss, hwm, conns,
-                 live_threads, (load0, load1), profiles)
+                 live_threads, (load0, load1), machine, db1[0] - db0[0], db1[1] - db0[1], profiles)
 
 
 # === reporting ======================================================================================
@@ -737,8 +768,14 @@ def report_main(lv: Level, workers: int) -> None:
     print(f"  CPU per 1,000 moves: gunicorn (master + workers) {lv.cpu_per_1000:.2f} s "
           f"({lv.cpu_server_s:.1f} s over the window = {lv.cpu_server_s / r['seconds'] * 100:.0f} % of a core); "
           f"PostgreSQL {lv.cpu_pg_s / max(r['moves'], 1) * 1000:.2f} s; the client {r['client_cpu_s']:.1f} s")
+    print(f"  PostgreSQL over the window: {lv.pg_commits} commits, {lv.pg_sessions} new connections "
+          "(SQLAlchemy's pool: 5 kept + 10 overflow per worker; overflow connections are closed on return)")
     print(f"  client event-loop lag p99 {r['lag_p99_ms']:.1f} ms, max {r['lag_max_ms']:.1f} ms "
           "(the client's own share of the latencies)")
+    ours = (lv.cpu_server_s + lv.cpu_pg_s + r["client_cpu_s"]) / r["seconds"]
+    print(f"  the machine: {lv.machine_cores:.2f} of {os.cpu_count()} cores busy over the window, "
+          f"{ours:.2f} of them this benchmark's (gunicorn + PostgreSQL + client), "
+          f"{max(0.0, lv.machine_cores - ours):.2f} other work")
 
 
 def report_ramp_line(lv: Level) -> str:
@@ -749,7 +786,9 @@ def report_ramp_line(lv: Level) -> str:
             f"p99 {pct(post, 99):7.1f} ms  (server p95 {pct(lv.server_post_ms, 95):6.1f})  live p95 "
             f"{pct(r['live_ms'], 95):7.1f} ms  errors {lv.errors:>4}  RSS {'/'.join(f'{m:.0f}' for m in lv.rss_mb)} MB  "
             f"CPU/1k {lv.cpu_per_1000:5.1f} s  gunicorn {lv.cpu_server_s / r['seconds'] * 100:3.0f} % "
-            f"pg {lv.cpu_pg_s / r['seconds'] * 100:3.0f} %  load {lv.load[1]}"
+            f"pg {lv.cpu_pg_s / r['seconds'] * 100:3.0f} % ({lv.pg_sessions} new conns)  client {r['client_cpu_s'] / r['seconds'] * 100:3.0f} % "
+            f"(lag p99 {r['lag_p99_ms']:.0f} ms)  machine {lv.machine_cores:.2f} cores busy, other work "
+            f"{max(0.0, lv.machine_cores - (lv.cpu_server_s + lv.cpu_pg_s + r['client_cpu_s']) / r['seconds']):.2f}"
             + (f"\n           errors: {describe_errors(r)}" if lv.errors else ""))
 
 
@@ -781,6 +820,8 @@ AREAS = [  # first match wins; matched against the frames of one stack
      ("ThreadWorker.handle (workers/gthread.py)",)),
     ("gunicorn main loop (accept, keep-alive, poller)", ("ThreadWorker.run (workers/gthread.py)",)),
     ("pg-listener thread", ("start_pg_listener.<locals>.run (scorekeeper/live.py)",)),
+    ("flask-limiter's memory-storage expiry timer", ("Timer.run (",)),
+    ("thread-pool workers between requests", ("_worker (futures/thread.py)",)),
 ]
 
 
@@ -842,13 +883,17 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--threads", type=int, default=512)
     ap.add_argument("--no-ramp", action="store_true")
-    ap.add_argument("--ramp", default="400,600,800,1000,1200,1600,2000,2400",
+    ap.add_argument("--ramp", default="400,600,700,800,1000,1200,1600",
                     help="table counts of the ramp (comma-separated)")
     ap.add_argument("--ramp-seconds", type=float, default=30.0)
     ap.add_argument("--ramp-budget", type=float, default=300.0, help="seconds for the whole ramp")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--profile", choices=["cpu", "wall"], help="py-spy both workers during the main run: "
                     "cpu = GIL-holding samples by area; wall = where a POST's wall time goes")
+    ap.add_argument("--profile-out", help="copy py-spy's raw stacks into this folder")
+    ap.add_argument("--app", default="scorekeeper:create_app()",
+                    help="gunicorn's app spec, e.g. \"scorekeeper:create_app({'SQLALCHEMY_ENGINE_OPTIONS': "
+                         "{'pool_size': 20}})\" to try a setting without changing the app")
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
     if args.client:
@@ -878,12 +923,18 @@ def main() -> None:
 
         print(f"\n== {args.tables} tables, {args.workers} gthread workers × {args.threads} threads, "
               f"{args.warmup:.0f} s warm-up + {args.seconds:.0f} s measured"
+              + (f" — app {args.app}" if args.app != "scorekeeper:create_app()" else "")
               + (" — WITH py-spy attached (figures perturbed)" if args.profile else ""), flush=True)
         main_level = run_level(pg, workdir, args.tables, args.threads, args.workers, args.seconds, args.warmup,
-                               [], args.seed, profile=args.profile)
+                               [], args.seed, profile=args.profile, app=args.app)
         report_main(main_level, args.workers)
         if args.profile:
             summarise_profile(main_level.profile, wall=args.profile == "wall")
+            if args.profile_out:
+                Path(args.profile_out).mkdir(parents=True, exist_ok=True)
+                for path in main_level.profile.values():
+                    if path.exists():
+                        shutil.copy(path, Path(args.profile_out) / f"{args.profile}-{path.name}")
         carried = main_level.result["tables_list"]
 
         if not args.no_ramp:
@@ -904,7 +955,7 @@ def main() -> None:
                 threads = ramp_threads(n, args.workers)
                 print(f"  … {n} tables, {args.workers} × {threads} threads", flush=True)
                 lv = run_level(pg, workdir, n, threads, args.workers, args.ramp_seconds, 3.0, carried,
-                               args.seed + n)
+                               args.seed + n, app=args.app)
                 carried = lv.result["tables_list"]
                 print(report_ramp_line(lv), flush=True)
                 last = lv

@@ -24,13 +24,17 @@ Public API (everything a game engine needs; cards are :class:`scorekeeper.cards.
 ``explain_failure(played, taken, scheme) -> str``
     Plain arithmetic saying why ``find_grouping`` refused (for the dispute desk).
 
-``legal_captures(played, table, scheme) -> list[tuple[tuple[Card, ...], Grouping]]``
+``legal_captures(played, table, scheme, *, limit=None, alone=None) -> list[tuple[tuple[Card, ...], Grouping]]``
     Every distinct legal capture (as a sorted multiset of table cards; copies are
     interchangeable, so each multiset appears once), each with one grouping. Sorted by size, then
-    by card. Trails are not listed.
+    by card (``card_sort_key``, compared card by card). Trails are not listed. ``limit`` = only
+    the first ``limit`` in that order, at a cost that follows what is returned: a crowded table
+    can have tens of thousands, a 30-card one millions. ``alone`` = a card that may only be taken
+    on its own (MULLE-OPT-MULLE-ALONE's twin): captures holding it with others are left out.
 
-``count_captures(played, table, scheme) -> int``
-    How many there are, without building groupings (crowded tables can have tens of thousands).
+``count_captures(played, table, scheme, *, alone=None, at_most=None) -> int``
+    How many ``legal_captures`` would list, without listing them; ``at_most`` stops the count
+    there (returning ``at_most``: "at least that many"), for tables too crowded to count fully.
 
 ``maximal_captures(played, table, scheme, by="inclusion") -> list[...]``
     The captures no other legal capture of this card strictly contains (KASINO-MIS-2), or with
@@ -50,15 +54,20 @@ The check works on *kinds*: cards with the same value set (and the same rank-mat
 are interchangeable for legality, so the search runs over a multiset of a dozen or so kinds,
 packed into one int, memoised on the remaining multiset. Every group sums to at most 16 and
 every card counts at least 1, so groups are small and the search stays shallow even on a
-30-card table. Listing builds the unions of valid groups slot by slot (see ``_unions``).
+30-card table. Listing works on kinds too: it finds the legal *kind vectors* (how many cards of
+each kind) as unions of valid groups (``_unions``), smallest first and only as far as the
+caller needs, then spells each one out as the captures that pick that many cards of each kind;
+groupings are worked out when first read (see ``_Listing``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import islice
+from math import prod
+from threading import Lock
 from typing import Any, Literal
 
 from scorekeeper.cards import Card
@@ -154,33 +163,98 @@ def kasino_scheme(variant: str = "standard") -> ValueScheme:
 # --- Groupings -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Grouping:
-    """A partition proving a capture legal: every group makes ``value`` (or is a rank-match)."""
+_Parts = tuple[tuple[tuple[Card, ...], ...], tuple[tuple[int, ...], ...], tuple[bool, ...]]
 
-    value: int
-    groups: tuple[tuple[Card, ...], ...]
-    counted: tuple[tuple[int, ...], ...] = ()
-    rank_matched: tuple[bool, ...] = ()
+
+class Grouping:
+    """A partition proving a capture legal: every group makes ``value`` (or is a rank-match).
+
+    Immutable, compared and hashed by its four fields (as a frozen dataclass would be). A listing
+    hands out groupings that work their groups out on first use, because the screens read only a
+    few of the thousands a crowded table has; that is invisible to callers.
+    """
+
+    __slots__ = ("_value", "_parts", "_listing", "_key", "_texts")
+
+    def __init__(self, value: int, groups: tuple[tuple[Card, ...], ...],
+                 counted: tuple[tuple[int, ...], ...] = (), rank_matched: tuple[bool, ...] = ()) -> None:
+        self._value = value
+        self._parts: _Parts | None = (groups, counted, rank_matched)
+        self._listing: _Listing | None = None
+        self._key = 0
+        self._texts: tuple[str, ...] | None = None
+
+    @classmethod
+    def _deferred(cls, value: int, listing: _Listing, key: int) -> Grouping:
+        """The grouping of the capture ``key`` of ``listing``, worked out on first use."""
+        made = cls.__new__(cls)
+        made._value = value
+        made._parts = None
+        made._listing = listing
+        made._key = key
+        made._texts = None
+        return made
+
+    def _resolve(self) -> _Parts:
+        parts = self._parts
+        if parts is None:
+            listing = self._listing
+            if listing is None:  # another thread has just resolved it: _parts is set first
+                assert self._parts is not None
+                return self._parts
+            parts, self._texts = listing.parts(self._key)
+            self._parts = parts
+            self._listing = None
+        return parts
+
+    @property
+    def value(self) -> int:
+        return self._value
+
+    @property
+    def groups(self) -> tuple[tuple[Card, ...], ...]:
+        return self._resolve()[0]
+
+    @property
+    def counted(self) -> tuple[tuple[int, ...], ...]:
+        return self._resolve()[1]
+
+    @property
+    def rank_matched(self) -> tuple[bool, ...]:
+        return self._resolve()[2]
+
+    def _fields(self) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[tuple[int, ...], ...], tuple[bool, ...]]:
+        return (self._value, *self._resolve())
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Grouping)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        groups, counted, ranked = self._resolve()
+        return f"Grouping(value={self._value!r}, groups={groups!r}, counted={counted!r}, rank_matched={ranked!r})"
+
+    def __reduce__(self) -> tuple[type[Grouping], tuple[int, tuple[tuple[Card, ...], ...],
+                                                        tuple[tuple[int, ...], ...], tuple[bool, ...]]]:
+        return Grouping, self._fields()
 
     @property
     def cards(self) -> tuple[Card, ...]:
         return tuple(card for group in self.groups for card in group)
 
-    def _group_text(self, index: int) -> str:
-        group = self.groups[index]
-        values = self.counted[index] if index < len(self.counted) else tuple(0 for _ in group)
-        if index < len(self.rank_matched) and self.rank_matched[index]:
-            return f"{group[0].pretty()} (same rank)"
-        if len(group) == 1:
-            card = group[0]
-            return card.pretty() if values[0] in (0, face_value(card)) else f"{card.pretty()}({values[0]})"
-        parts = [card.pretty() if value in (0, face_value(card)) else f"{card.pretty()}({value})"
-                 for card, value in zip(group, values, strict=True)]
-        return f"{'+'.join(parts)} = {self.value}"
-
     def describe(self) -> str:
-        return ", ".join(self._group_text(i) for i in range(len(self.groups)))
+        groups, counted, ranked = self._resolve()
+        if self._texts is not None:  # a listing's groups come with their text
+            return ", ".join(self._texts)
+        return ", ".join(
+            _group_text(group, counted[i] if i < len(counted) else (0,) * len(group),
+                        i < len(ranked) and ranked[i], self._value)
+            for i, group in enumerate(groups))
 
     def summary(self, played: Card) -> str:
         return f"{played.pretty()} as {self.value} takes {self.describe()}"
@@ -191,6 +265,18 @@ class Grouping:
             "groups": [[str(card) for card in group] for group in self.groups],
             "describe": self.describe(),
         }
+
+
+def _group_text(group: tuple[Card, ...], values: tuple[int, ...], ranked: bool, value: int) -> str:
+    """One group as a player would say it: "3♥+5♠ = 8", "A♠(14)", "2♥ (same rank)"."""
+    if ranked:
+        return f"{group[0].pretty()} (same rank)"
+    if len(group) == 1:
+        card = group[0]
+        return card.pretty() if values[0] in (0, face_value(card)) else f"{card.pretty()}({values[0]})"
+    parts = [card.pretty() if x in (0, face_value(card)) else f"{card.pretty()}({x})"
+             for card, x in zip(group, values, strict=True)]
+    return f"{'+'.join(parts)} = {value}"
 
 
 # --- Packed multisets ---------------------------------------------------------------------------
@@ -243,8 +329,14 @@ def _bits_add(bits: int, values: tuple[int, ...], limit: int) -> int:
 def _groups_by_first(values: Sequence[tuple[int, ...]], packing: _Packing, v: int,
                      cap: int) -> list[list[int]]:
     """Every sub-multiset (within ``packing.caps``) whose values can total ``v``, filed under its
-    first slot, smallest groups first. Partial sums above v are dropped, so the walk never grows
-    a group past v."""
+    first slot, smallest groups first."""
+    return [[packed for _, packed in groups] for groups in _sized_groups_by_first(values, packing, v, cap)]
+
+
+def _sized_groups_by_first(values: Sequence[tuple[int, ...]], packing: _Packing, v: int,
+                           cap: int) -> list[list[tuple[int, int]]]:
+    """``_groups_by_first`` with each group's size: (size, packed). Partial sums above v are
+    dropped, so the walk never grows a group past v."""
     limit = (1 << (min(v, cap) + 1)) - 1
     target = 1 << v
     n = len(values)
@@ -276,7 +368,9 @@ def _groups_by_first(values: Sequence[tuple[int, ...]], packing: _Packing, v: in
             p += 1 << (width * first)
             walk(first + 1, b, p, count, sized[first])
     # Small groups first: they leave the most freedom to the rest of the search.
-    return [[packed for _, packed in sorted(groups, key=lambda sp: sp[0])] for groups in sized]
+    for groups in sized:
+        groups.sort(key=lambda sp: sp[0])
+    return sized
 
 
 # --- The partition search (claimed captures) -------------------------------------------------
@@ -374,15 +468,21 @@ def _partition(packing: _Packing, by_first: Sequence[Sequence[int]], start: int,
     return solve(start)
 
 
-def _solve_kinds(played: Card, taken: Sequence[Card], scheme: ValueScheme, v: int) -> Grouping | None:
-    kinds, pools = _kinds_of(played, taken, scheme)
-    packing = _Packing([len(pool) for pool in pools])
-    values = [k[0] for k in kinds]
-    by_first = _groups_by_first(values, packing, v, scheme.max_value)
+def _kind_groups(kinds: Sequence[Kind], packing: _Packing, v: int, cap: int) -> list[list[int]]:
+    """The groups valid for v filed under their first kind: the sum-groups, and a rank-match
+    single (MULLE-CAP-3(b)) first for a kind that may be taken by rank."""
+    by_first = _groups_by_first([kind[0] for kind in kinds], packing, v, cap)
     for i, (kind, group_list) in enumerate(zip(kinds, by_first, strict=True)):
         single = packing.unit(i)
         if kind[1] and single not in group_list:
             group_list.insert(0, single)
+    return by_first
+
+
+def _solve_kinds(played: Card, taken: Sequence[Card], scheme: ValueScheme, v: int) -> Grouping | None:
+    kinds, pools = _kinds_of(played, taken, scheme)
+    packing = _Packing([len(pool) for pool in pools])
+    by_first = _kind_groups(kinds, packing, v, scheme.max_value)
     solution = _partition(packing, by_first, packing.full, _Totals(kinds, packing, v))
     if solution is None:
         return None
@@ -394,10 +494,11 @@ def _solve_kinds(played: Card, taken: Sequence[Card], scheme: ValueScheme, v: in
             for _ in range(count):
                 cards.append(pools[i].pop())
         groups.append(cards)
-    return _make_grouping(v, groups, scheme)
+    return Grouping(v, *_grouping_parts(v, groups, scheme))
 
 
-def _make_grouping(v: int, groups: Sequence[Sequence[Card]], scheme: ValueScheme) -> Grouping:
+def _grouping_parts(v: int, groups: Sequence[Sequence[Card]], scheme: ValueScheme) -> _Parts:
+    """Groups in display order (biggest first, then by card), with the value each card counted."""
     made: list[tuple[tuple[Card, ...], tuple[int, ...], bool]] = []
     for group in groups:
         cards = tuple(sorted(group, key=card_sort_key))
@@ -406,15 +507,20 @@ def _make_grouping(v: int, groups: Sequence[Sequence[Card]], scheme: ValueScheme
         else:
             made.append((cards, _assign(cards, v, scheme), False))
     made.sort(key=lambda m: (-len(m[0]), [card_sort_key(c) for c in m[0]]))
-    return Grouping(v, tuple(m[0] for m in made), tuple(m[1] for m in made), tuple(m[2] for m in made))
+    return tuple(m[0] for m in made), tuple(m[1] for m in made), tuple(m[2] for m in made)
 
 
 def _assign(cards: Sequence[Card], v: int, scheme: ValueScheme) -> tuple[int, ...]:
     """Values for the cards of one sum-group totalling v (the group is known to be valid)."""
+    return _assign_values([scheme.table_values(card) for card in cards], v)
+
+
+def _assign_values(options: Sequence[tuple[int, ...]], v: int) -> tuple[int, ...]:
+    """One value from each of ``options`` so that they total v (known to be possible)."""
     def go(i: int, left: int) -> tuple[int, ...] | None:
-        if i == len(cards):
+        if i == len(options):
             return () if left == 0 else None
-        for value in scheme.table_values(cards[i]):
+        for value in options[i]:
             if value <= left:
                 rest = go(i + 1, left - value)
                 if rest is not None:
@@ -423,7 +529,7 @@ def _assign(cards: Sequence[Card], v: int, scheme: ValueScheme) -> tuple[int, ..
 
     found = go(0, v)
     if found is None:  # pragma: no cover - the solver only hands over valid groups
-        raise AssertionError(f"no values for {cards} making {v}")
+        raise AssertionError(f"no values among {options} making {v}")
     return found
 
 
@@ -541,143 +647,448 @@ def _table_groups(played: Card, cards: Sequence[Card], packing: _Packing, v: int
     return by_first
 
 
-def _unions(packing: _Packing, by_first: Sequence[Sequence[int]]) -> dict[int, tuple[int, int]]:
-    """Every union of groups that fits the table, each with a parent pointer (smaller union, group).
+def _unions(packing: _Packing, by_first: Sequence[Sequence[tuple[int, int]]],
+            reach: int) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
+    """Every union of groups (``by_first``: (size, packed) by first slot, smallest first) that
+    fits the table and holds at most ``reach`` cards, each with a parent pointer (smaller union,
+    group), and the size of each.
 
-    Slot by slot, the groups whose lowest card sits in that slot are added to every union found
-    so far. Each union is a legal capture in its own right, and unions reached by different
-    partitions merge, so the work grows with the number of captures, not of partitions.
+    Slot by slot (here: kind by kind), the groups whose lowest card sits in that slot are added
+    to every union found so far. Each union is legal in its own right, and unions reached by
+    different partitions merge, so the work grows with the number of unions, not of partitions.
+    Every union is built from smaller ones, so the cap on size loses nothing below it.
     """
-    seen: dict[int, tuple[int, int]] = {0: (0, 0)}
-    full = packing.full
-    guard = packing.guard
+    parents: dict[int, tuple[int, int]] = {0: (0, 0)}
+    sizes: dict[int, int] = {0: 0}
+    room, guard = packing.full | packing.guard, packing.guard
+    width, mask = packing.width, packing.mask
     for slot, groups in enumerate(by_first):
         if not groups:
             continue
         cap = packing.caps[slot]
-        width = packing.width
-        mask = packing.mask
         shift = width * slot
-        work = list(seen)
+        work = list(parents)
         for base in work:
             if (base >> shift) & mask >= cap:
                 continue
-            for group in groups:
+            size = sizes[base]
+            for extra, group in groups:
+                if size + extra > reach:
+                    break
                 union = base + group
-                if union in seen or ((full | guard) - union) & guard != guard:
+                if union in parents or (room - union) & guard != guard:
                     continue
-                seen[union] = (base, group)
+                parents[union] = (base, group)
+                sizes[union] = size + extra
                 work.append(union)
-    del seen[0]
-    return seen
+    del parents[0], sizes[0]
+    return parents, sizes
 
 
-def _slots(packing: _Packing, packed: int) -> tuple[int, ...]:
-    out: list[int] = []
-    for i, count in enumerate(packing.counts(packed)):
-        out.extend([i] * count)
-    return tuple(out)
+_Capture = tuple[tuple[Card, ...], Grouping]
+# One group of a listed grouping: order (biggest first, then by card), cards, counted, rank-match, text.
+_Piece = tuple[tuple[int, tuple[int, ...]], tuple[Card, ...], tuple[int, ...], bool, str]
+_RUN_ENTRIES = 256  # entries per lookup table over a run of fields (spelling keys, weighing vectors)
+_SPELL_BY_TABLE = 48  # captures in one size before spelling by lookup tables pays for building them
+_FIRST_REACH = 8  # the first search of a big table covers captures of up to this many cards
 
 
-_Piece = tuple[tuple[int, ...], tuple[Card, ...], tuple[int, ...], bool]  # slots, cards, counted, rank-match
+def _runs(caps: Sequence[int]) -> list[tuple[int, int]]:
+    """Consecutive fields [start, end) whose combined values stay within _RUN_ENTRIES."""
+    runs: list[tuple[int, int]] = []
+    start = 0
+    while start < len(caps):
+        end, entries = start + 1, caps[start] + 1
+        while end < len(caps) and entries * (caps[end] + 1) <= _RUN_ENTRIES:
+            entries *= caps[end] + 1
+            end += 1
+        runs.append((start, end))
+        start = end
+    return runs
 
 
-def _piece(packing: _Packing, cards: Sequence[Card], group: int, v: int, scheme: ValueScheme) -> _Piece:
-    slots = _slots(packing, group)
-    members = tuple(cards[i] for i in slots)
-    if len(members) == 1 and v not in scheme.table_values(members[0]):
-        return slots, members, (scheme.table_values(members[0])[0],), True
-    return slots, members, _assign(members, v, scheme), False
+class _Listing:
+    """Every legal capture of one played card from one table, produced in the documented order.
+
+    Legality depends only on how many cards of each *kind* are taken, so the search runs over
+    kind vectors (``_unions`` on the kind packing, once per played value): ``vectors`` are the
+    legal ones, each with the first value that makes it and, through ``parents``, a partition.
+    The captures of one kind vector are all the ways of picking that many cards of each kind
+    from the table's distinct cards and copies, so they are counted by a product and spelled
+    out only when listed. The search stops at ``reach`` cards and is rerun further only when a
+    caller needs bigger captures: a 30-card table can have half a million kind vectors, and a
+    screen that shows the first few dozen captures needs only the small ones.
+
+    A capture is handled as a *key*: its count of each distinct table card (slot), the lowest
+    card in the top field, above the index of its kind vector. Within one size, key order is the
+    documented order reversed (more of a lower card comes first), so one sort of plain ints
+    orders a size, and the index travels with the key.
+    """
+
+    def __init__(self, played: Card, values: tuple[int, ...], table: Sequence[Card],
+                 scheme: ValueScheme) -> None:
+        """``values`` are the played card's, ``table`` comes sorted by card_sort_key. (Cards hash
+        slowly, so slots go by index.)"""
+        self.scheme = scheme
+        counts = Counter(table)
+        self.slots = slots = list(counts)
+        self.copies = copies = list(counts.values())
+        self.total = len(table)
+        self.values = values
+        # Kinds as _kinds_of has them: biggest first, a rank-match kind after its plain twin.
+        slot_kinds = [(scheme.table_values(card), scheme.rank_match and card.rank == played.rank)
+                      for card in slots]
+        self.kinds = sorted(set(slot_kinds), key=lambda k: (-min(k[0]), -max(k[0]), k[1], k[0]))
+        number = {kind: k for k, kind in enumerate(self.kinds)}
+        self.slot_kind = [number[kind] for kind in slot_kinds]
+        members: list[list[int]] = [[] for _ in self.kinds]
+        for i, k in enumerate(self.slot_kind):
+            members[k].append(i)
+        self.members = members  # the slots of each kind, in card order
+        self.packing = _Packing([sum(copies[i] for i in slots_of) for slots_of in members])
+        # Room for any kind vector's index, so keys never need re-spelling when the search grows.
+        self.index_bits = prod(cap + 1 for cap in self.packing.caps).bit_length()
+        self.width = max(1, max(copies, default=1).bit_length())
+        top = len(slots) - 1
+        self.slot_shift = [self.width * (top - i) + self.index_bits for i in range(len(slots))]
+        self.picks = [self._picks(slots_of) for slots_of in members]
+        self.vectors: list[int] = []
+        self.value_at: list[int] = []  # per vector: index into values of the first value making it
+        self.index_of: dict[int, int] = {}
+        self.parents: list[dict[int, tuple[int, int]]] = []
+        self.by_size: dict[int, list[int]] = {}
+        self.reach = 0
+        self.lock = Lock()
+        self.group_kinds: dict[int, list[tuple[int, int]]] = {}
+        self.spellers: list[tuple[int, int, dict[int, tuple[Card, ...]]]] | None = None
+        self.weighers: list[tuple[int, int, dict[int, int]]] | None = None
+        self.kind_of_card: dict[Card, int] | None = None
+        self.plans: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+        self.pieces: dict[tuple[int, int, tuple[int, ...]], _Piece] = {}
+        self.kind_slots = [[(i, self.slot_shift[i]) for i in slots_of] for slots_of in members]
+
+    def _picks(self, slots_of: Sequence[int]) -> list[list[int]]:
+        """picks[n] = the keys of every way to take n cards of one kind (its cards and copies)."""
+        if len(slots_of) == 1:  # the usual kind: one card, perhaps with its twin
+            step = 1 << self.slot_shift[slots_of[0]]
+            return [[n * step] for n in range(self.copies[slots_of[0]] + 1)]
+        picks: list[list[int]] = [[0]]
+        for i in slots_of:
+            step, copies = 1 << self.slot_shift[i], self.copies[i]
+            grown: list[list[int]] = [[] for _ in range(len(picks) + copies)]
+            for n, keys in enumerate(picks):
+                for extra in range(copies + 1):
+                    grown[n + extra] += [key + extra * step for key in keys]
+            picks = grown
+        return picks
+
+    def kind_of(self, card: Card) -> int:
+        found = self.kind_of_card
+        if found is None:
+            found = self.kind_of_card = dict(zip(self.slots, self.slot_kind, strict=True))
+        return found[card]
+
+    # -- the kind-vector search -------------------------------------------------------------------
+
+    def reaching(self, size: int) -> _Listing:
+        """Make sure every legal kind vector of up to ``size`` cards is known."""
+        if size > self.reach:
+            with self.lock:
+                if size > self.reach:
+                    # Doubling keeps the reruns to a small multiple of the last one.
+                    self._search(min(self.total, max(size, 2 * self.reach, _FIRST_REACH)))
+        return self
+
+    def _search(self, reach: int) -> None:
+        parents: list[dict[int, tuple[int, int]]] = []
+        first: dict[int, tuple[int, int]] = {}  # vector: (value index, size)
+        for vi, v in enumerate(self.values):
+            by_first = _sized_groups_by_first([kind[0] for kind in self.kinds], self.packing, v,
+                                              self.scheme.max_value)
+            for k, kind in enumerate(self.kinds):
+                single = (1, self.packing.unit(k))
+                if kind[1] and single not in by_first[k]:
+                    by_first[k].insert(0, single)  # the rank-match single (MULLE-CAP-3(b))
+            found, sizes = _unions(self.packing, by_first, reach) if any(by_first) else ({}, {})
+            parents.append(found)
+            for vector, size in sizes.items():
+                first.setdefault(vector, (vi, size))
+        by_size: dict[int, list[int]] = {}
+        for vector, (vi, size) in first.items():
+            index = self.index_of.get(vector)
+            if index is None:
+                index = self.index_of[vector] = len(self.vectors)
+                self.vectors.append(vector)
+                self.value_at.append(vi)
+            by_size.setdefault(size, []).append(index)
+        # Published last: a reader sees the old search or all of the new one.
+        self.parents, self.by_size, self.reach = parents, by_size, reach
+
+    def _group_kinds(self, group: int) -> list[tuple[int, int]]:
+        """(kind, how many) for each kind a packed group or vector takes."""
+        found = self.group_kinds.get(group)
+        if found is None:
+            found = [(k, n) for k, n in enumerate(self.packing.counts(group)) if n]
+            if len(self.group_kinds) < 4096:
+                self.group_kinds[group] = found
+        return found
+
+    # -- counting ---------------------------------------------------------------------------------
+
+    def alone_mask(self, alone: Card | None) -> int:
+        if alone is None or alone not in self.slots:
+            return 0
+        return ((1 << self.width) - 1) << self.slot_shift[self.slots.index(alone)]
+
+    def count(self, alone: Card | None, at_most: int | None) -> int:
+        """How many captures (without those holding ``alone`` and more), stopping at ``at_most``."""
+        mask = self.alone_mask(alone)
+        kind = self.kind_of(alone) if alone is not None and mask else 0
+        with_alone = [sum(1 for key in keys if key & mask) for keys in self.picks[kind]] if mask else []
+        shift, field = self.packing.width * kind, self.packing.mask
+        if at_most is None:
+            self.reaching(self.total)
+        weigh = self.weigh if len(self.vectors) > _RUN_ENTRIES else self._weigh_slowly
+        found = 0
+        for size in range(1, self.total + 1):
+            self.reaching(size)
+            for index in self.by_size.get(size, ()):
+                vector = self.vectors[index]
+                ways = weigh(vector)
+                if mask and size > 1:
+                    n = (vector >> shift) & field
+                    if n:
+                        ways -= ways // len(self.picks[kind][n]) * with_alone[n]
+                found += ways
+            if at_most is not None and found >= at_most:
+                return at_most
+        return found
+
+    def _weigh_slowly(self, vector: int) -> int:
+        ways = 1
+        for k, n in self._group_kinds(vector):
+            ways *= len(self.picks[k][n])
+        return ways
+
+    def weigh(self, vector: int) -> int:
+        """How many captures spell a kind vector: each kind's ways of picking its count, multiplied."""
+        weighers = self.weighers
+        if weighers is None:
+            weighers = self.weighers = []
+            width = self.packing.width
+            for start, end in _runs(self.packing.caps):
+                table = {0: 1}
+                for k in range(start, end):
+                    place = width * (k - start)
+                    table = {bits + (n << place): ways * len(self.picks[k][n])
+                             for bits, ways in table.items() for n in range(self.packing.caps[k] + 1)}
+                weighers.append((width * start, (1 << (width * (end - start))) - 1, table))
+        ways = 1
+        for shift, mask, table in weighers:
+            ways *= table[(vector >> shift) & mask]
+        return ways
+
+    def maximal(self, by: Literal["inclusion", "count"]) -> set[int]:
+        """The kind vectors no legal one strictly contains (or the biggest ones). A capture is
+        maximal exactly when its kind vector is: a bigger legal vector can always be filled by
+        adding cards of the same kinds, still lying on the table."""
+        self.reaching(self.total)
+        if not self.by_size:
+            return set()
+        if by == "count":
+            return set(self.by_size[max(self.by_size)])
+        minus = self.packing.minus
+        maxima: list[int] = []
+        for size in sorted(self.by_size, reverse=True):
+            for index in self.by_size[size]:
+                vector = self.vectors[index]
+                if not any(minus(big, vector) is not None for big in maxima):
+                    maxima.append(vector)
+        return {self.index_of[vector] for vector in maxima}
+
+    # -- listing ----------------------------------------------------------------------------------
+
+    def captures(self, keep: set[int] | None = None, alone: Card | None = None) -> Iterator[_Capture]:
+        """The captures in the documented order (size, then cards); ``keep`` limits the kind
+        vectors, ``alone`` leaves out the captures holding that card with others."""
+        mask = self.alone_mask(alone)
+        low = (1 << self.index_bits) - 1
+        values, value_at, deferred = self.values, self.value_at, Grouping._deferred
+        for size in range(1, self.total + 1):
+            self.reaching(size)
+            keyed: list[int] = []
+            for index in self.by_size.get(size, ()):
+                if keep is not None and index not in keep:
+                    continue
+                keys = [index]
+                for k, n in self._group_kinds(self.vectors[index]):
+                    picks = self.picks[k][n]
+                    if len(picks) == 1:
+                        keys = [key + picks[0] for key in keys]
+                    else:
+                        keys = [key + pick for key in keys for pick in picks]
+                keyed += keys
+            if mask and size > 1:
+                keyed = [key for key in keyed if not key & mask]
+            keyed.sort(reverse=True)
+            spell = self.spell if len(keyed) > _SPELL_BY_TABLE or self.spellers else self._spell_slowly
+            for key in keyed:
+                yield spell(key), deferred(values[value_at[key & low]], self, key)
+
+    def _spell_slowly(self, key: int) -> tuple[Card, ...]:
+        width_mask = (1 << self.width) - 1
+        cards: tuple[Card, ...] = ()
+        for shift, card in zip(self.slot_shift, self.slots, strict=True):
+            n = (key >> shift) & width_mask
+            if n:
+                cards += (card,) * n
+        return cards
+
+    def spell(self, key: int) -> tuple[Card, ...]:
+        """The cards of a key, lowest first, a run of slots per table lookup."""
+        spellers = self.spellers
+        if spellers is None:
+            spellers = self.spellers = []
+            width, slots, copies = self.width, self.slots, self.copies
+            for start, end in _runs(copies):
+                table: dict[int, tuple[Card, ...]] = {0: ()}
+                for i in range(start, end):
+                    place, card = width * (end - 1 - i), slots[i]
+                    table = {bits + (n << place): cards + (card,) * n
+                             for bits, cards in table.items() for n in range(copies[i] + 1)}
+                spellers.append((self.slot_shift[end - 1], (1 << (width * (end - start))) - 1, table))
+        cards: tuple[Card, ...] = ()
+        for shift, mask, table in spellers:
+            cards += table[(key >> shift) & mask]
+        return cards
+
+    def parts(self, key: int) -> tuple[_Parts, tuple[str, ...]]:
+        """The grouping of one listed capture: its kind vector's partition, dealt the capture's
+        cards (as slots; cards of one kind are interchangeable, so any dealing is valid). Each
+        group is built once and shared: the captures of a table reuse the same few hundred."""
+        index = key & ((1 << self.index_bits) - 1)
+        vi = self.value_at[index]
+        field = (1 << self.width) - 1
+        pools: dict[int, list[int]] = {}
+        for k, _ in self._group_kinds(self.vectors[index]):
+            pool: list[int] = []
+            for i, shift in self.kind_slots[k]:
+                pool += (i,) * ((key >> shift) & field)
+            pools[k] = pool
+        pieces = self.pieces
+        made: list[_Piece] = []
+        for group, kinds in self._plan(index):
+            dealt = (vi, group, tuple([pools[k].pop() for k in kinds]))
+            piece = pieces.get(dealt)
+            if piece is None:
+                piece = self._piece(vi, group, kinds, dealt[2])
+                if len(pieces) < 65536:
+                    pieces[dealt] = piece
+            made.append(piece)
+        made.sort()  # biggest group first, then by card
+        return ((tuple([piece[1] for piece in made]), tuple([piece[2] for piece in made]),
+                 tuple([piece[3] for piece in made])), tuple([piece[4] for piece in made]))
+
+    def _plan(self, index: int) -> list[tuple[int, tuple[int, ...]]]:
+        """The groups of a kind vector's partition: (packed group, the kind of each card)."""
+        plan = self.plans.get(index)
+        if plan is None:
+            parents = self.parents[self.value_at[index]]
+            plan = []
+            union = self.vectors[index]
+            while union:
+                union, group = parents[union]
+                plan.append((group, tuple(k for k, n in self._group_kinds(group) for _ in range(n))))
+            if len(self.plans) < 65536:
+                self.plans[index] = plan
+        return plan
+
+    def _piece(self, vi: int, group: int, kinds: tuple[int, ...], slots: tuple[int, ...]) -> _Piece:
+        """One group of a grouping: (order, cards, values counted, rank-match), cards in order. A
+        rank-match single counts its first value, as ``find_grouping`` has it."""
+        v = self.values[vi]
+        options = [self.kinds[k][0] for k in kinds]
+        if len(kinds) == 1 and v not in options[0]:
+            counted, ranked = options[0][:1], True
+        else:
+            counted, ranked = _assign_values(options, v), False
+        pairs = sorted(zip(slots, counted, strict=True))
+        order = tuple(i for i, _ in pairs)
+        cards, values = tuple(self.slots[i] for i in order), tuple(x for _, x in pairs)
+        return (-len(order), order), cards, values, ranked, _group_text(cards, values, ranked, v)
 
 
-def _piece_order(piece: _Piece) -> tuple[int, tuple[int, ...]]:
-    return -len(piece[0]), piece[0]
+_CACHE_SIZE = 32  # listings kept: every card of the pack on two tables (15 listings per table)
+_CACHE_VECTORS = 200_000  # and no more kind vectors than this in all (~200 bytes each)
+_cache: OrderedDict[tuple[object, ...], _Listing] = OrderedDict()
+_cache_lock = Lock()
 
 
-def legal_captures(played: Card, table: Sequence[Card],
-                   scheme: ValueScheme) -> list[tuple[tuple[Card, ...], Grouping]]:
-    """Every distinct non-empty legal capture of ``played`` from ``table``, with a grouping each.
+def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme) -> _Listing:
+    """The listing of ``played`` on ``table``. The played card matters only through its values and
+    (with rank-match) its rank, so e.g. 7♣ and 7♥ share one. The last few are kept: a screen
+    asks about every card of a hand on one table, then about one card's captures."""
+    ordered = tuple(sorted(table, key=card_sort_key))
+    values = _played_values(played, scheme)
+    key = (scheme, played.rank if scheme.rank_match else None, values, ordered)
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is not None:
+            _cache.move_to_end(key)
+            return found
+    found = _Listing(played, values, ordered, scheme)
+    with _cache_lock:
+        _cache[key] = found
+        # Listings grow after they are stored, so the weight is checked on every new one.
+        weight = sum(len(listing.vectors) for listing in _cache.values())
+        while len(_cache) > 1 and (len(_cache) > _CACHE_SIZE or weight > _CACHE_VECTORS):
+            weight -= len(_cache.popitem(last=False)[1].vectors)
+    return found
+
+
+def legal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
+                   limit: int | None = None, alone: Card | None = None) -> list[_Capture]:
+    """Every distinct non-empty legal capture of ``played`` from ``table``, with a grouping each,
+    smallest first, then by card (the order of the module docstring).
 
     A capture is a multiset: with two 5♣ on the table, "one 5♣" is listed once. The count can
-    run to tens of thousands on a crowded table; :func:`count_captures` is cheaper when only the
-    number matters.
+    run to tens of thousands on a crowded table, so a screen should pass ``limit`` (the first
+    ``limit`` captures in that order; the cost then grows with the captures returned, not with
+    all of them) and ask :func:`count_captures` for the total. ``alone`` leaves out every
+    capture holding that card together with other cards (MULLE-OPT-MULLE-ALONE: the played
+    card's twin may only be taken on its own).
     """
-    return [(cards, grouping) for _, cards, grouping in _listing(played, table, scheme)]
-
-
-def _listing(played: Card, table: Sequence[Card],
-             scheme: ValueScheme) -> list[tuple[int, tuple[Card, ...], Grouping]]:
-    if not table:
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be at least 0, not {limit}")
+    if not table or limit == 0:
         return []
-    counts = Counter(table)
-    cards = sorted(counts, key=card_sort_key)
-    packing = _Packing([counts[c] for c in cards])
-    found: dict[int, tuple[tuple[int, ...], Grouping]] = {}
-    for v in _played_values(played, scheme):
-        by_first = _table_groups(played, cards, packing, v, scheme)
-        if not any(by_first):
-            continue
-        parents = _unions(packing, by_first)
-        # Each distinct group is described once; a union is then a handful of lookups.
-        described = {group: _piece(packing, cards, group, v, scheme)
-                     for group in {group for _, group in parents.values()}}
-        groups = sorted(described, key=lambda g: _piece_order(described[g]))
-        rank = {g: i for i, g in enumerate(groups)}
-        pieces = [described[g] for g in groups]
-        members: dict[int, tuple[int, ...]] = {0: ()}
-        for union, (base, group) in parents.items():
-            members[union] = members[base] + (rank[group],)
-        for union in parents:
-            if union in found:
-                continue
-            chosen = [pieces[i] for i in sorted(members[union])]
-            slots, group_cards, counted, ranked = zip(*chosen, strict=True)
-            found[union] = (tuple(sorted(chain.from_iterable(slots))),
-                            Grouping(v, group_cards, counted, ranked))
-    ordered = sorted(found.items(), key=lambda item: (len(item[1][0]), item[1][0]))
-    pick = cards.__getitem__
-    return [(union, tuple(map(pick, slots)), grouping) for union, (slots, grouping) in ordered]
+    found = _listing_of(played, table, scheme).captures(alone=alone)
+    return list(found if limit is None else islice(found, limit))
 
 
-def count_captures(played: Card, table: Sequence[Card], scheme: ValueScheme) -> int:
-    """How many distinct legal captures ``played`` has (without building the groupings)."""
+def count_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
+                   alone: Card | None = None, at_most: int | None = None) -> int:
+    """How many captures :func:`legal_captures` would list (same ``alone``), without listing them.
+
+    Captures are counted a kind vector at a time (a product), so millions cost no more than
+    thousands; but a 30-card table can have half a million kind vectors. With ``at_most`` the
+    count stops, smallest captures first, once it reaches ``at_most`` and returns ``at_most``
+    ("at least that many"), which keeps a crowded table as cheap as the listing's ``limit``."""
+    if at_most is not None and at_most < 0:
+        raise ValueError(f"at_most must be at least 0, not {at_most}")
     if not table:
         return 0
-    counts = Counter(table)
-    cards = sorted(counts, key=card_sort_key)
-    packing = _Packing([counts[c] for c in cards])
-    unions: set[int] = set()
-    for v in _played_values(played, scheme):
-        by_first = _table_groups(played, cards, packing, v, scheme)
-        if any(by_first):
-            unions.update(_unions(packing, by_first))
-    return len(unions)
+    return _listing_of(played, table, scheme).count(alone, at_most)
 
 
 def maximal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme,
-                     by: Literal["inclusion", "count"] = "inclusion"
-                     ) -> list[tuple[tuple[Card, ...], Grouping]]:
+                     by: Literal["inclusion", "count"] = "inclusion") -> list[_Capture]:
     """The captures of ``played`` not strictly inside another legal capture of it (KASINO-MIS-2),
-    or with ``by="count"`` the ones with the most cards (KASINO-OPT-MISAR-MAXCOUNT)."""
-    listing = _listing(played, table, scheme)
-    if not listing:
+    or with ``by="count"`` the ones with the most cards (KASINO-OPT-MISAR-MAXCOUNT); listing order."""
+    if not table:
         return []
-    if by == "count":
-        most = max(len(cards) for _, cards, _ in listing)
-        return [(cards, g) for _, cards, g in listing if len(cards) == most]
-    counts = Counter(table)
-    packing = _Packing([counts[c] for c in sorted(counts, key=card_sort_key)])
-    # Largest first: anything inside a legal capture is inside a maximal one, so comparing
-    # against the maxima found so far is enough.
-    maxima: list[int] = []
-    keep: list[tuple[tuple[Card, ...], Grouping]] = []
-    for union, cards, grouping in sorted(listing, key=lambda item: -len(item[1])):
-        if any(packing.minus(big, union) is not None for big in maxima):
-            continue
-        maxima.append(union)
-        keep.append((cards, grouping))
-    keep.sort(key=lambda item: (len(item[0]), [card_sort_key(c) for c in item[0]]))
-    return keep
+    listing = _listing_of(played, table, scheme)
+    return list(listing.captures(keep=listing.maximal(by)))
 
 
 def can_capture(played: Card, table: Sequence[Card], scheme: ValueScheme) -> bool:

@@ -52,6 +52,7 @@ from scorekeeper.engine.capture import (
     can_capture,
     can_sweep,
     card_sort_key,
+    count_captures,
     explain_failure,
     find_grouping,
     kasino_scheme,
@@ -800,20 +801,33 @@ class Kasino(BaseRules):
                     hints.append({"type": "claim", "player": state.sides.teams[side][0]})
         return hints
 
-    def captures_for(self, state: KasinoState, card: Card | str) -> JSON:
-        """For the screen: what the player to act may do with ``card`` on the current table."""
+    def captures_for(self, state: KasinoState, card: Card | str, limit: int | None = None) -> JSON:
+        """For the screen: what the player to act may do with ``card`` on the current table.
+
+        ``captures`` are the legal captures in the solver's order (smallest first, then by card),
+        each marked ``allowed`` unless the capture duty (misär, must_capture) forbids it; ``count``
+        is how many legal captures there are in all. A crowded table can have thousands, so a
+        screen should pass ``limit``: then at most ``limit`` are listed, and under a capture duty
+        the allowed ones (the biggest) come first, the smallest others after them."""
         played = parse_card(card) if isinstance(card, str) else card
         cfg = state.cfg
-        options = legal_captures(played, state.table, cfg.scheme)
+        options = legal_captures(played, state.table, cfg.scheme, limit=limit)
+        count = len(options) if limit is None or len(options) < limit else \
+            count_captures(played, state.table, cfg.scheme)
         allowed: list[tuple[Card, ...]]
-        if cfg.forced_capture and options:
+        if cfg.forced_capture and count:
             by: Literal["inclusion", "count"] = "count" if cfg.misar and cfg.maxcount else "inclusion"
-            allowed = [c for c, _ in maximal_captures(played, state.table, cfg.scheme, by=by)]
+            best = maximal_captures(played, state.table, cfg.scheme, by=by)
+            allowed = [c for c, _ in best]
+            if limit is not None:
+                others = [option for option in options if option[0] not in allowed]
+                options = (best + others)[:limit]
         else:
             allowed = [c for c, _ in options]
         return {
             "card": str(played),
-            "trail_allowed": not (cfg.forced_capture and options),
+            "trail_allowed": not (cfg.forced_capture and count),
+            "count": count,
             "captures": [{"capture": [str(c) for c in cards], "grouping": g.to_json(),
                           "tabbe": len(cards) == len(state.table), "allowed": cards in allowed}
                          for cards, g in options],

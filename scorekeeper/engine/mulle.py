@@ -38,6 +38,7 @@ from scorekeeper.engine.capture import (
     Grouping,
     ValueScheme,
     card_sort_key,
+    count_captures,
     explain_failure,
     find_grouping,
     legal_captures,
@@ -50,7 +51,7 @@ COPIES = 2
 PACK_SIZE = 104
 ALL_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in FRENCH_SUITS for r in FRENCH_RANKS)
 PARTNERS = ((0, 2), (1, 3))
-HINT_LIMIT = 60  # captures listed per card by ``hints``; ``hints_for`` lists them all
+HINT_LIMIT = 60  # captures listed per card by ``hints`` (the smallest ones)
 
 # Table cards and the hand size of every round, per player count (MULLE-DEAL-3..6).
 LAYOUT: dict[int, tuple[int, tuple[int, ...]]] = {
@@ -335,6 +336,16 @@ def move_points(card: Card, taken: Sequence[Card], table: Sequence[Card],
     if mulle:
         facts.append((3, "mulle", "MULLE-SCORE-3", "Mulle!"))
     return facts
+
+
+def _move_total(card: Card, taken: Sequence[Card], table: Sequence[Card], sweep_counts: bool) -> int:
+    """The points of ``move_points``, added up without building its facts: a hint list can
+    score thousands of captures."""
+    if not taken:
+        return 0
+    sweep, mulle = _sweep_and_mulle(card, taken, table)
+    return (point_value(card)[0] + sum(point_value(c)[0] for c in taken)
+            + (TALLY["tabbe"][0] if sweep and sweep_counts else 0) + (TALLY["mulle"][0] if mulle else 0))
 
 
 class Mulle(BaseRules):
@@ -631,46 +642,60 @@ class Mulle(BaseRules):
         return Outcome(state.winner, f"{self._side_name(state, state.winner)} reached {TARGET}", "MULLE-END-3")
 
     def hints(self, state: MulleState) -> list[Event]:
-        """Every card that could still be played: its trail and its captures (up to HINT_LIMIT each)."""
+        """Every card that could still be played: its trail, then its first HINT_LIMIT captures in
+        the solver's order (smallest first, then by card). A crowded table can have tens of
+        thousands of captures per card; ``hint_count`` says how many there are in all."""
         if state.phase != "play" or state.to_act is None:
             return []
         player = state.to_act
         events: list[Event] = []
-        cache: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[Card, ...], Grouping]]] = {}
+        # Cards of one rank and value set take the same captures (unless the twin must go alone).
+        cache: dict[tuple[str, tuple[int, ...], Card | None], list[list[str]]] = {}
+        on_table = set(state.table)
         for card in ALL_CARDS:
             if state.unseen(card) <= 0:
                 continue
             events.append({"type": "play", "player": player, "card": str(card), "capture": []})
-            key = (card.rank, state.scheme.played_values(card))
+            alone = card if state.mulle_alone and card in on_table else None
+            key = (card.rank, state.scheme.played_values(card), alone)
             if key not in cache:
-                cache[key] = legal_captures(card, state.table, state.scheme)
-            shown = 0
-            for taken, _ in cache[key]:
-                if state.mulle_alone and card in taken and len(taken) > 1:
-                    continue
-                events.append({"type": "play", "player": player, "card": str(card),
-                               "capture": [str(c) for c in taken]})
-                shown += 1
-                if shown >= HINT_LIMIT:
-                    break
+                cache[key] = [[str(c) for c in taken] for taken, _ in
+                              legal_captures(card, state.table, state.scheme, limit=HINT_LIMIT, alone=alone)]
+            events.extend({"type": "play", "player": player, "card": str(card), "capture": list(capture)}
+                          for capture in cache[key])
         return events
 
-    def hints_for(self, state: MulleState, card: Card | str) -> list[JSON]:
-        """Every legal capture of one card on the current table, with its grouping and points."""
+    def hints_for(self, state: MulleState, card: Card | str, limit: int | None = None) -> list[JSON]:
+        """The legal captures of one card on the current table, with grouping and points, in the
+        solver's order (smallest first, then by card): all of them, or the first ``limit``.
+
+        A crowded table can have tens of thousands (seconds to list and score them all), so a
+        screen should pass a limit and take the total from ``hint_count``; with a limit the
+        cost follows the captures returned. MULLE-OPT-MULLE-ALONE is applied (a capture holding
+        the twin with other cards is left out), in both."""
         played = parse_card(card) if isinstance(card, str) else card
         if state.phase != "play" or state.unseen(played) <= 0:
             return []
         out: list[JSON] = []
-        for taken, grouping in legal_captures(played, state.table, state.scheme):
-            if state.mulle_alone and played in taken and len(taken) > 1:
-                continue
-            facts = move_points(played, taken, state.table,
-                                not (state.no_last_sweep and state.final_play_next))
+        alone = played if state.mulle_alone else None
+        sweep_counts = not (state.no_last_sweep and state.final_play_next)
+        for taken, grouping in legal_captures(played, state.table, state.scheme, limit=limit, alone=alone):
             sweep, mulle = _sweep_and_mulle(played, taken, state.table)
             out.append({"capture": [str(c) for c in taken], "value": grouping.value,
-                        "grouping": grouping.describe(), "points": sum(f[0] for f in facts),
+                        "grouping": grouping.describe(),
+                        "points": _move_total(played, taken, state.table, sweep_counts),
                         "sweep": sweep, "mulle": mulle})
         return out
+
+    def hint_count(self, state: MulleState, card: Card | str, at_most: int | None = None) -> int:
+        """How many captures ``hints_for`` would list without a limit. Counting is far cheaper than
+        listing, but a 30-card table can still take seconds: with ``at_most`` the count stops
+        there (smallest captures first) and returns ``at_most``, meaning "at least that many"."""
+        played = parse_card(card) if isinstance(card, str) else card
+        if state.phase != "play" or state.unseen(played) <= 0:
+            return 0
+        alone = played if state.mulle_alone else None
+        return count_captures(played, state.table, state.scheme, alone=alone, at_most=at_most)
 
     def to_json(self, state: MulleState) -> JSON:
         data = common_json(state.scores, state.over, state.winner, state.to_act)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, render_template, request
+from flask_babel import gettext as _
 
 from scorekeeper.cards import Card, NotationError, parse_card, parse_cards
 from scorekeeper.engine.capture import (
@@ -69,19 +70,20 @@ def judge(game: str, args: Any) -> Verdict:
     seen = Counter(verdict.table) + (Counter([verdict.played]) if verdict.played else Counter())
     over = [card for card, n in seen.items() if n > copies]
     if over:
-        verdict.problem = f"{over[0].pretty()} appears {seen[over[0]]} times; the {name} pack holds {copies}"
+        verdict.problem = _("%(card)s appears %(n)s times; the %(game)s pack holds %(copies)s",
+                            card=over[0].pretty(), n=seen[over[0]], game=_(name), copies=copies)
         return verdict
     missing = Counter(verdict.taken) - Counter(verdict.table)
     if missing:
         card = next(iter(missing))
-        verdict.problem = f"{card.pretty()} is not on the table"
+        verdict.problem = _("%(card)s is not on the table", card=card.pretty())
         return verdict
     if verdict.played is None:
         return verdict
     verdict.options = legal_captures(verdict.played, verdict.table, verdict.scheme)
     if not verdict.taken:
         verdict.legal, verdict.rule = True, legal_rule.replace("-4", "-5")
-        verdict.why = "taking nothing is a trail, always allowed"
+        verdict.why = _("taking nothing is a trail, always allowed")
         return verdict
     verdict.grouping = find_grouping(verdict.played, verdict.taken, verdict.scheme)
     verdict.legal = verdict.grouping is not None

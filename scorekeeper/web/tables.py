@@ -56,7 +56,7 @@ def options_from_form(game: str, form: Any) -> dict[str, Any]:
                 try:
                     options[spec.key] = int(raw)
                 except ValueError as exc:
-                    raise TableError(400, "bad_request", _("%(field)s must be a whole number", field=spec.label)) from exc
+                    raise TableError(400, "bad_request", _("%(field)s must be a whole number", field=_(spec.label))) from exc
             else:
                 match = next((c for c in spec.choices if str(c) == raw), raw)
                 if match != spec.default:

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import pickle
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, product
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.cards import Card, french_pack, parse_card, parse_cards
 from scorekeeper.engine.capture import (
     KASINO_SCHEME,
     MULLE_SCHEME,
+    Grouping,
     ValueScheme,
     can_capture,
     can_sweep,
+    card_sort_key,
     count_captures,
     explain_failure,
     find_grouping,
@@ -294,3 +297,95 @@ def test_one_value_rule_is_detected() -> None:
     assert not legal_with_mixed_values(parse_card("10H"), cards("8C 8D 4H"), MULLE_SCHEME)
     assert not legal_with_mixed_values(played, [], MULLE_SCHEME)
     assert "one value for the whole capture" in explain_failure(played, taken, MULLE_SCHEME)
+
+
+# --- Listing: the documented order, limits, counts, the twin alone ------------------------------
+
+def order_key(capture: Sequence[Card]) -> tuple[int, list[tuple[int, int]]]:
+    return len(capture), [card_sort_key(c) for c in capture]
+
+
+def assert_valid(played: Card, taken: Sequence[Card], grouping: Grouping, scheme: ValueScheme) -> None:
+    assert Counter(grouping.cards) == Counter(taken)
+    assert grouping.value in scheme.played_values(played)
+    for group, values, ranked in zip(grouping.groups, grouping.counted, grouping.rank_matched, strict=True):
+        if ranked:
+            assert scheme.rank_match and len(group) == 1 and group[0].rank == played.rank
+        else:
+            assert sum(values) == grouping.value
+            assert all(x in scheme.table_values(c) for c, x in zip(group, values, strict=True))
+
+
+def sub_multisets(table: Sequence[Card]) -> list[list[Card]]:
+    counts = Counter(table)
+    cards = sorted(counts, key=card_sort_key)
+    return [[c for c, n in zip(cards, picked, strict=True) for _ in range(n)]
+            for picked in product(*(range(counts[c] + 1) for c in cards)) if any(picked)]
+
+
+@given(played=card_st, table=st.lists(card_st, min_size=1, max_size=8), scheme=schemes,
+       limit=st.integers(min_value=0, max_value=40), data=st.data())
+def test_listing_order_limit_count_and_alone(played: Card, table: list[Card], scheme: ValueScheme,
+                                             limit: int, data: st.DataObject) -> None:
+    listed = legal_captures(played, table, scheme)
+    keys = [order_key(c) for c, _ in listed]
+    assert keys == sorted(keys) and len(set(map(str, keys))) == len(keys)  # documented order, once each
+    assert all(list(c) == sorted(c, key=card_sort_key) for c, _ in listed)
+    assert [c for c, _ in legal_captures(played, table, scheme, limit=limit)] == [c for c, _ in listed[:limit]]
+    assert count_captures(played, table, scheme) == len(listed)
+    assert count_captures(played, table, scheme, at_most=limit) == min(limit, len(listed))
+    alone = data.draw(st.sampled_from([played, *table]))
+    kept = [c for c, _ in listed if not (alone in c and len(c) > 1)]
+    assert [c for c, _ in legal_captures(played, table, scheme, alone=alone)] == kept
+    assert [c for c, _ in legal_captures(played, table, scheme, alone=alone, limit=limit)] == kept[:limit]
+    assert count_captures(played, table, scheme, alone=alone) == len(kept)
+    by_count = maximal_captures(played, table, scheme, by="count")
+    most = max((len(c) for c, _ in listed), default=0)
+    assert [c for c, _ in by_count] == [c for c, _ in listed if len(c) == most]
+
+
+@settings(max_examples=25)
+@given(played=card_st, table=st.lists(card_st, min_size=9, max_size=11), scheme=schemes)
+def test_bigger_tables_match_the_claim_check(played: Card, table: list[Card], scheme: ValueScheme) -> None:
+    """Past 8 cards the listing searches small captures first and grows on demand: a partial
+    count, then the full listing, must still agree with checking every sub-multiset."""
+    small = count_captures(played, table, scheme, at_most=3)
+    listed = legal_captures(played, table, scheme)
+    expected = [taken for taken in sub_multisets(table) if find_grouping(played, taken, scheme) is not None]
+    assert [list(c) for c, _ in listed] == sorted(expected, key=order_key)
+    assert small == min(3, len(listed)) and count_captures(played, table, scheme) == len(listed)
+    for taken, grouping in listed:
+        assert_valid(played, taken, grouping, scheme)
+
+
+def test_limit_must_not_be_negative() -> None:
+    with pytest.raises(ValueError):
+        legal_captures(parse_card("5C"), cards("5D"), MULLE_SCHEME, limit=-1)
+    assert legal_captures(parse_card("5C"), cards("5D"), MULLE_SCHEME, limit=0) == []
+    with pytest.raises(ValueError):
+        count_captures(parse_card("5C"), cards("5D"), MULLE_SCHEME, at_most=-1)
+
+
+def test_a_crowded_table_lists_its_smallest_captures_first() -> None:
+    table = cards("AS AH AD AC AS AH 2S 10D 3C 4D 5H 6S 7C 8D 9H JS QC KD 2H 3S 4C 5D 6H 7S 8C 9D")
+    played = parse_card("AD")
+    first = legal_captures(played, table, MULLE_SCHEME, limit=50)
+    assert len(first) == 50 and [len(c) for c, _ in first] == sorted(len(c) for c, _ in first)
+    assert [c for c, _ in first] == sorted((c for c, _ in first), key=order_key)
+    for taken, grouping in first:
+        assert find_grouping(played, taken, MULLE_SCHEME) is not None
+        assert_valid(played, taken, grouping, MULLE_SCHEME)
+    assert count_captures(played, table, MULLE_SCHEME, at_most=5000) == 5000
+
+
+def test_listed_groupings_behave_like_values() -> None:
+    """Listed groupings work their groups out on first use; that must not show."""
+    listed = legal_captures(parse_card("AH"), cards("AC KS 9D 5C 2S"), MULLE_SCHEME)
+    taken, grouping = next((c, g) for c, g in listed if len(c) == 4)
+    same = Grouping(grouping.value, grouping.groups, grouping.counted, grouping.rank_matched)
+    assert grouping == same and hash(grouping) == hash(same) and repr(grouping) == repr(same)
+    assert grouping.describe() == "A♣+K♠ = 14, 5♣+9♦ = 14"
+    assert pickle.loads(pickle.dumps(listed[-1][1])) == listed[-1][1]
+    with pytest.raises(AttributeError):
+        grouping.value = 1  # type: ignore[misc]
+    assert grouping != Grouping(1, grouping.groups, grouping.counted, grouping.rank_matched)

@@ -336,6 +336,22 @@ def test_tv_8_both_values_of_lillan_take_two_aces() -> None:
     assert {2, 15} <= sweep_values(s.table, s.cfg.scheme)  # 1 + 1 and 14 + 1
 
 
+def test_captures_for_a_limited_list_keeps_the_count() -> None:
+    s = at_table(dealt(3), "AC AD 2H 3C 4D 5H 6S 7C")
+    full = K.captures_for(s, "8H")
+    first = K.captures_for(s, "8H", limit=3)
+    assert full["count"] == len(full["captures"]) > 3
+    assert first["captures"] == full["captures"][:3] and first["count"] == full["count"]
+    assert first["trail_allowed"] == full["trail_allowed"]
+    duty = at_table(dealt(3, variant="misar"), "AC AD 2H 3C 4D 5H 6S 7C")
+    every = K.captures_for(duty, "8H")["captures"]
+    allowed = [c for c in every if c["allowed"]]
+    shown = K.captures_for(duty, "8H", limit=len(allowed) + 2)["captures"]
+    assert 0 < len(allowed) < len(every) - 2 and every[0] not in allowed
+    assert shown[:len(allowed)] == allowed  # what may be played comes first
+    assert shown[len(allowed):] == [c for c in every if not c["allowed"]][:2]
+
+
 def test_tv_12_groups_are_found_by_the_engine() -> None:
     s = play(at_table(dealt(3), "QH 5C 7D 2H 10S"), 0, "QS", "QH 5C 7D 2H 10S")
     groups = {frozenset(map(str, g)) for g in s.turns[-1].grouping.groups}  # type: ignore[union-attr]

@@ -14,7 +14,7 @@ import pytest
 from scorekeeper.cards import Card, NotationError, french_pack, parse_card, parse_cards
 from scorekeeper.engine import RULES
 from scorekeeper.engine.base import MalformedEvent, RuleViolation, SetupError
-from scorekeeper.engine.mulle import Mulle, MulleState
+from scorekeeper.engine.mulle import HINT_LIMIT, Mulle, MulleState, move_points
 
 R = Mulle()
 TEAMS = {"teams": [[0, 2], [1, 3]]}
@@ -534,6 +534,22 @@ def test_hints_respect_mulle_alone() -> None:
     captures = [h["capture"] for h in R.hints_for(state, "5C")]
     assert ["5C"] in captures and ["5D", "5C"] not in captures
     assert all(h["capture"] != ["5D", "5C"] for h in R.hints(state) if h["card"] == "5C")
+
+
+def test_hints_limits_and_count_on_a_crowded_table() -> None:
+    state = at("AS AH AD 2S 10D 3C 4D 5H 6S 7C 8D 9H JS QC KD 2H", mulle_alone=True)
+    full = R.hints_for(state, "AH")
+    assert len(full) > HINT_LIMIT
+    assert R.hints_for(state, "AH", limit=7) == full[:7]
+    assert R.hint_count(state, "AH") == len(full) and R.hint_count(state, "AH", at_most=5) == 5
+    assert ["AH"] in [h["capture"] for h in full]
+    assert all("AH" not in h["capture"] for h in full if len(h["capture"]) > 1)  # the twin goes alone
+    plays = [h["capture"] for h in R.hints(state) if h["card"] == "AH" and h["capture"]]
+    assert plays == [h["capture"] for h in full[:HINT_LIMIT]]
+    assert R.hint_count(state, "8D") == len(R.hints_for(state, "8D")) and R.hint_count(new(2), "AH") == 0
+    for hint in full[:HINT_LIMIT]:
+        taken = parse_cards(hint["capture"])
+        assert hint["points"] == sum(f[0] for f in move_points(parse_card("AH"), taken, state.table))
 
 
 def test_describe() -> None:

@@ -427,3 +427,17 @@ def test_adjudicated_claims_are_offered_to_the_sides_that_reached_16() -> None:
     assert claims(data, ["Anna & Cleo", "Bo & Dan"]) == [
         {"player": 0, "label": "Anna & Cleo", "text": "Anna & Cleo claims 16 (16 settled)"}]
     assert claims({**data, "phase": "between"}, ["A", "B"]) == []
+
+
+def test_a_crowded_table_lists_the_first_captures_and_says_how_many_are_left_out(sqlite_app: Flask) -> None:
+    from scorekeeper.web.views.kasino import HINT_LIMIT, hints
+
+    s = K.apply(K.new(NAMES[:2], {}), {"type": "deal", "dealer": 1, "table": ["AC", "AD", "AH", "2C"]})
+    for code in ("3C", "3D", "4C", "4D", "5C", "5D", "6C", "6D", "2D", "2H"):   # a table of 14 small cards
+        s = K.apply(s, {"type": "play", "player": s.to_act, "card": code})
+    total = K.captures_for(s, "QS")["count"]
+    assert total > HINT_LIMIT
+    with sqlite_app.test_request_context():
+        shown = hints(K, s, K.to_json(s), "QS", {})
+    assert len(shown["captures"]) == HINT_LIMIT
+    assert shown["more"] == f"{total - HINT_LIMIT} more captures are not listed here."

@@ -25,6 +25,7 @@ from scorekeeper.web.views import register
 TARGET = 16
 KNOCKOUT = 21
 TABLE_SIZE = 4
+HINT_LIMIT = 40  # a crowded table can have thousands of captures; the list shows the first ones
 STORAN, LILLAN = "10D", "2S"
 
 
@@ -495,7 +496,7 @@ def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str,
     """Every legal capture of one chosen card on the current table (``Kasino.captures_for``); in
     misär and with must_capture the ones the capture duty forbids are marked."""
     out: dict[str, Any] = {"card": None, "open": bool(text), "error": "", "captures": [], "trail": "",
-                           "unseen": picker_counts(state), "desk": ""}
+                           "unseen": picker_counts(state), "desk": "", "more": ""}
     if not text:
         return out
     try:
@@ -509,7 +510,7 @@ def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str,
     if not out["unseen"].get(code):
         out["error"] = _("%(card)s has already been played this deal.", card=_pretty(code))
         return out
-    found = rules.captures_for(raw, code)
+    found = rules.captures_for(raw, code, limit=HINT_LIMIT)
     out["card"] = code
     out["desk"] = desk_url(state, options, played=code)
     for c in found["captures"]:
@@ -519,6 +520,11 @@ def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str,
             "text": _("%(card)s as %(value)s takes %(groups)s", card=_pretty(code), value=g["value"],
                       groups=g["describe"]),
         })
+    out["captures"].sort(key=lambda c: not c["allowed"])  # the ones that may be played first
+    left_out = int(found.get("count", len(found["captures"]))) - len(found["captures"])
+    if left_out > 0:
+        out["more"] = ngettext("%(num)s more capture is not listed here.",
+                               "%(num)s more captures are not listed here.", left_out)
     if found["trail_allowed"]:
         out["trail"] = _("Trailing %(card)s is also allowed.", card=_pretty(code)) if found["captures"] else \
             _("%(card)s takes nothing here: it is trailed.", card=_pretty(code))
