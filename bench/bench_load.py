@@ -20,20 +20,27 @@ POST failures and time-outs, streams that failed to open or dropped, updates a p
 RSS of each worker (``/proc/<pid>/status``); CPU per 1,000 moves (utime+stime of the gunicorn master
 and workers over the measured window, and of PostgreSQL apart).
 
-Then **the ramp**: 400, 600, 800 … tables (more threads per worker so that the stream count alone
-cannot exhaust them — see ``ramp_threads``), 30 s measured each, until POST p95 passes 200 ms, an
-error appears, or the time budget (5 minutes) is spent. Tables carry over from one level to the next.
+Beside them: the connections and threads of each worker, PostgreSQL's commits and new connections
+over the window (``pg_stat_database``), the client's CPU and event-loop lag (its own share of the
+latencies), and how busy the whole machine was (``/proc/stat``) — how much of it was other work.
+
+Then **the ramp**: 400, 500, 600, 700 … tables (more threads per worker so that the stream count
+alone cannot exhaust them — see ``ramp_threads``), 30 s measured each, until POST p95 passes 200 ms,
+an error appears, or the time budget (5 minutes) is spent. Tables carry over from one level to the
+next. Each level starts a fresh gunicorn (same PostgreSQL).
 
 Everything stays on 127.0.0.1; every phase is bounded in time and count and the benchmark stops by
 itself, stopping and removing its PostgreSQL. Nothing is asserted.
 
-    .venv/bin/python bench/bench_load.py              # about 7 minutes (main run, then the ramp)
+    .venv/bin/python bench/bench_load.py              # about 5 minutes (main run, then the ramp)
     .venv/bin/python bench/bench_load.py --no-ramp    # only the 200-table run (~2 minutes)
     .venv/bin/python bench/bench_load.py --quick      # 50 tables, 15 s, short ramp: a smoke run
     .venv/bin/python bench/bench_load.py --no-ramp --profile cpu   # py-spy --gil on both workers:
                                                       # where the CPU goes (perturbs the figures)
     .venv/bin/python bench/bench_load.py --no-ramp --profile wall  # py-spy --idle: where a POST's
                                                       # wall time goes, waiting included
+    .venv/bin/python bench/bench_load.py --app "scorekeeper:create_app({'SQLALCHEMY_ENGINE_OPTIONS': {'pool_size': 20}})"
+                                                      # try a setting without changing the app
 """
 
 from __future__ import annotations
@@ -638,7 +645,11 @@ def run_level(pg: Postgres, workdir: Path, tables: int, threads: int, workers: i
               warmup: float, carried: list[dict[str, str]], seed: int, profile: str | None = None,
               app: str = "scorekeeper:create_app()") -> Level:
     server = Gunicorn(pg, workers, threads, workdir, app=app)
-    server.start()
+    try:
+        server.start()
+    except BaseException:
+        server.stop()
+        raise
     base_conns = [sockets(p) for p in server.worker_pids]
     result_path = workdir / f"result-{tables}.json"
     cfg = {"port": server.port, "tables_n": tables, "tables": carried, "seconds": seconds, "warmup": warmup,
@@ -646,8 +657,12 @@ def run_level(pg: Postgres, workdir: Path, tables: int, threads: int, workers: i
            "seed": seed, "result": str(result_path)}
     cfg_path = workdir / f"client-{tables}.json"
     cfg_path.write_text(json.dumps(cfg))
-    client = subprocess.Popen([sys.executable, __file__, "--client", str(cfg_path)], cwd=ROOT,
-                              stdout=subprocess.PIPE, text=True)
+    try:
+        client = subprocess.Popen([sys.executable, __file__, "--client", str(cfg_path)], cwd=ROOT,
+                                  stdout=subprocess.PIPE, text=True)
+    except BaseException:
+        server.stop()
+        raise
     spies: list[subprocess.Popen[bytes]] = []
     profiles: dict[int, Path] = {}
     cpu0 = pg0 = cpu1 = pg1 = busy0 = t_win = machine = 0.0
@@ -883,7 +898,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--threads", type=int, default=512)
     ap.add_argument("--no-ramp", action="store_true")
-    ap.add_argument("--ramp", default="400,600,700,800,1000,1200,1600",
+    ap.add_argument("--ramp", default="400,500,600,700,800,1000,1200",
                     help="table counts of the ramp (comma-separated)")
     ap.add_argument("--ramp-seconds", type=float, default=30.0)
     ap.add_argument("--ramp-budget", type=float, default=300.0, help="seconds for the whole ramp")

@@ -18,6 +18,7 @@ from scorekeeper.cards import Card, NotationError, parse_card, parse_cards
 from scorekeeper.engine.capture import (
     Grouping,
     ValueScheme,
+    count_captures,
     explain_failure,
     find_grouping,
     kasino_scheme,
@@ -30,6 +31,7 @@ bp = Blueprint("desk", __name__, url_prefix="/desk")
 GAMES = {"mulle": ("Tomelilla Mulle", 2, "MULLE-CAP-4", "MULLE-CAP-6", "MULLE-CAP-7"),
          "kasino": ("Kasino", 1, "KASINO-CAP-4", "KASINO-CAP-6", None)}
 KASINO_VARIANTS = ("standard", "fixed", "handtable")
+LISTED, COUNTED = 60, 100_000
 
 
 @dataclass
@@ -47,6 +49,7 @@ class Verdict:
     sweep: bool = False
     mulle: bool = False
     options: list[tuple[tuple[Card, ...], Grouping]] = field(default_factory=list)
+    total: int | None = None  # set when more captures exist than are listed
 
 
 def scheme_for(game: str, args: Any) -> ValueScheme:
@@ -80,7 +83,10 @@ def judge(game: str, args: Any) -> Verdict:
         return verdict
     if verdict.played is None:
         return verdict
-    verdict.options = legal_captures(verdict.played, verdict.table, verdict.scheme)
+    # A crowded table can have tens of thousands of captures: list the first ones, count the rest.
+    verdict.options = legal_captures(verdict.played, verdict.table, verdict.scheme, limit=LISTED)
+    if len(verdict.options) == LISTED:
+        verdict.total = count_captures(verdict.played, verdict.table, verdict.scheme, at_most=COUNTED)
     if not verdict.taken:
         verdict.legal, verdict.rule = True, legal_rule.replace("-4", "-5")
         verdict.why = _("taking nothing is a trail, always allowed")

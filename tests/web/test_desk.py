@@ -50,3 +50,10 @@ def test_bad_input_is_explained_not_judged(sqlite_app) -> None:
 def test_full_page_without_javascript(sqlite_app) -> None:
     page = sqlite_app.test_client().get("/desk/?game=mulle&table=5D&played=5C&taken=5D").get_data(as_text=True)
     assert "<h1>Dispute desk</h1>" in page and "Legal." in page
+
+
+def test_crowded_table_lists_the_first_captures_and_counts_the_rest(sqlite_app) -> None:
+    table = "AH AS AD AC 2S 10D 3H 4H 5H 6H 7H 8H 9H 2H 3C 4C 5C 6C 7C 8C"
+    html = verdict(sqlite_app.test_client(), game="mulle", table=table, played="AC", taken="")
+    assert "The first 60 of" in html
+    assert html.count('<span class="take">') == 60
