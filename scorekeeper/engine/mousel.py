@@ -9,7 +9,7 @@ hand sizes) and checks every card it is shown; follow-suit is audited retroactiv
 Adjudicate-mode events: ``deal``, ``look``, ``turn_up``, ``take``, ``refuse``, ``exchange``,
 ``fold``, ``discard``, ``play``, ``confirm_revoke``, ``dismiss_revoke``, ``leave``,
 ``end_session``. Tally mode: ``deal_result``, ``leave``, ``end_session``.
-See docs/events-mousel.md.
+See docs/api.md, section Mousel.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Mulatschak (Salzburg rules): every phase of a deal, the sheet from 21 down to 0, and tally mode.
 
-Spec: rules/mulatschak.md. One event per thing said or done at the table (docs/events-mulatschak.md).
+Spec: rules/mulatschak.md. One event per thing said or done at the table (docs/api.md, section Mulatschak).
 Hands are hidden: the engine knows a card's whereabouts only when it is played, shown (a collapse,
 a face-up exchange card, the kept Weli, the Sau or the seven shown for an exchange) or when a
 player enters their hand. Follow/trump/beat duties are checked live against an entered hand and
