@@ -15,6 +15,8 @@ _postgres = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postg
 workers = int(os.environ.get("WEB_CONCURRENCY", "2" if _postgres else "1"))
 worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS", "64"))
+# Keep threads free for moves: event streams may take all but a quarter of them (at least 4).
+os.environ.setdefault("SSE_MAX_STREAMS", str(max(1, threads - max(4, threads // 4))))
 graceful_timeout = 3  # open streams must not hold a shutdown for 30 s
 timeout = 60
 keepalive = 5

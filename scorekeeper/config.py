@@ -30,10 +30,20 @@ def database_url(instance: Path) -> str:
     return url or f"sqlite:///{instance / 'scorekeeper.sqlite'}"
 
 
+def engine_options(url: str) -> dict[str, Any]:
+    """PostgreSQL: keep enough pooled connections for a busy worker, so load does not churn
+    connections (measured in bench/bench_load.py: half the database CPU per move)."""
+    if url.startswith("postgresql"):
+        return {"pool_size": int(os.environ.get("DB_POOL_SIZE", "20")), "max_overflow": 10, "pool_pre_ping": True}
+    return {}
+
+
 def from_env(instance: Path) -> dict[str, Any]:
+    url = database_url(instance)
     return {
         "SECRET_KEY": _secret_key(instance),
-        "SQLALCHEMY_DATABASE_URI": database_url(instance),
+        "SQLALCHEMY_DATABASE_URI": url,
+        "SQLALCHEMY_ENGINE_OPTIONS": engine_options(url),
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", "").rstrip("/"),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
@@ -53,6 +63,9 @@ def from_env(instance: Path) -> dict[str, Any]:
         "RATE_LIMIT_CREATE": os.environ.get("RATE_LIMIT_CREATE", "30 per hour;5 per minute"),
         "RATE_LIMIT_EVENTS": os.environ.get("RATE_LIMIT_EVENTS", "600 per minute"),
         "TABLE_EXPIRY_DAYS": int(os.environ.get("TABLE_EXPIRY_DAYS", "30")),
+        # Streams beyond this are answered 503 (the phone retries), so writes always find a
+        # thread; gunicorn.conf.py sets it from its thread count. 0 = no cap (dev server).
+        "SSE_MAX_STREAMS": int(os.environ.get("SSE_MAX_STREAMS", "0")),
         "SSE_PING_SECONDS": 15.0,
         "SSE_MAX_SECONDS": 600.0,
     }

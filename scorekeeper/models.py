@@ -29,7 +29,7 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
     seats: Mapped[list[Seat]] = relationship(
-        back_populates="table", order_by="Seat.index", cascade="all, delete-orphan", lazy="selectin"
+        back_populates="table", order_by="Seat.index", cascade="all, delete-orphan", lazy="select"
     )
 
     @property

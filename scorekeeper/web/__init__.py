@@ -9,6 +9,8 @@ from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper.service import TableError
+
 from scorekeeper.cards import SUIT_SYMBOLS, card_name, parse_card, suit_name
 from scorekeeper.web.boards import cribbage_board
 from scorekeeper.web.charts import line_chart
@@ -19,6 +21,15 @@ def register(app: Flask) -> None:
 
     for module in (tables, play, api, rulebook, desk, pwa):
         app.register_blueprint(module.bp)
+
+    @app.errorhandler(TableError)
+    def table_error(exc: TableError) -> Any:
+        if request.path.startswith("/api/"):
+            return jsonify(exc.to_json()), exc.status
+        from werkzeug.exceptions import default_exceptions
+
+        page = default_exceptions.get(exc.status, default_exceptions[400])(exc.message)
+        return render_template("error.html", error=page), exc.status
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:

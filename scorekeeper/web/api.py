@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -116,11 +117,35 @@ def stream(table_id: str) -> Response:
     return sse_response(table.id, head)
 
 
+_open_streams = 0
+_streams_lock = threading.Lock()
+
+
 def sse_response(table_id: str, head: int) -> Response:
+    """The event stream, unless this worker already holds its cap of streams (then 503 and the
+    phone's EventSource retries): a write must always find a free thread."""
+    global _open_streams
     cfg = current_app.config
+    cap = int(cfg.get("SSE_MAX_STREAMS") or 0)
+    with _streams_lock:
+        if cap and _open_streams >= cap:
+            raise TableError(503, "busy", "too many open live streams on this server; retrying")
+        _open_streams += 1
+
+    def release() -> None:  # the server calls it once, however the stream ends
+        global _open_streams
+        with _streams_lock:
+            _open_streams -= 1
+
     gen = live_stream(table_id, head, ping_every=cfg["SSE_PING_SECONDS"], max_seconds=cfg["SSE_MAX_SECONDS"])
-    return Response(gen, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = Response(gen, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(release)
+    return response
+
+
+def open_streams() -> int:
+    return _open_streams
 
 
 @bp.get("/games")

@@ -266,3 +266,19 @@ def test_stream_sends_current_seq_then_each_new_one(api: Api, client, app) -> No
 def test_games_lists_every_registered_game(client) -> None:
     games = {g["id"] for g in client.get("/api/v1/games").json["games"]}
     assert "scorepad" in games
+
+
+def test_streams_beyond_the_cap_get_503_and_free_their_slot(api: Api, client, app) -> None:
+    from scorekeeper.web.api import open_streams
+
+    base = open_streams()  # streams of earlier tests the test client has not closed yet
+    app.config.update(SSE_MAX_STREAMS=base + 1, SSE_PING_SECONDS=0.05, SSE_MAX_SECONDS=0.2)
+    table = api.table()
+    url = f"/api/v1/tables/{table['id']}/stream?token={table['read_token']}"
+    first = client.get(url, buffered=False)
+    assert first.status_code == 200 and open_streams() == base + 1
+    second = client.get(url)
+    assert second.status_code == 503 and error_of(second)["code"] == "busy"
+    first.close()
+    assert open_streams() == base
+    assert client.get(url).status_code == 200
