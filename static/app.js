@@ -91,23 +91,9 @@
   });
   document.addEventListener("DOMContentLoaded", sync);
   document.addEventListener("htmx:afterSwap", sync);
-  // The stream's echo of a move this sheet already shows would redraw it and wipe the card the
-  // player has just chosen for the next move; skip that redraw (newer moves still redraw).
-  document.addEventListener("htmx:beforeRequest", function (evt) {
-    var el = evt.detail.elt;
-    if (!el || el.id !== "sheet" || !el.querySelector(".mg")) return;
-    var trigger = (evt.detail.requestConfig || {}).triggeringEvent;
-    if (!trigger || trigger.type !== "sse:message" || !trigger.detail || !trigger.detail.data) return;
-    try {
-      var seq = JSON.parse(trigger.detail.data).seq;
-      if (typeof seq === "number" && seq <= Number(el.dataset.seq)) evt.preventDefault();
-    } catch (e) { /* not a move notice: redraw as usual */ }
-  });
 })();
 
-// kasino (and the shared fishing-game move form): the stream's echo of a move this sheet already
-// shows would redraw it and wipe the cards just tapped for the next move; skip that redraw
-// (newer moves from other phones still redraw). Any sheet: a move announced while the sheet was
+// Every sheet: a move announced while the sheet was
 // being fetched can be lost (htmx queues that refresh on the element the fetch then replaces), so
 // the stream itself is watched: a sheet older than the newest announced move, and not already
 // fetching, fetches itself once more.
@@ -133,26 +119,12 @@
     });
   });
   document.addEventListener("htmx:afterSettle", catchUp);
+  // The stream's echo of a move this sheet already shows would redraw it and wipe what the player
+  // is choosing for the next move (cards just tapped, a tally half filled in): skip that redraw.
+  // Newer moves from other phones still redraw.
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var el = evt.detail.elt;
-    if (!el || el.id !== "sheet" || !el.querySelector(".fishing")) return;
-    var trigger = (evt.detail.requestConfig || {}).triggeringEvent;
-    if (!trigger || trigger.type !== "sse:message" || !trigger.detail || !trigger.detail.data) return;
-    try {
-      var seq = JSON.parse(trigger.detail.data).seq;
-      if (typeof seq === "number" && seq <= Number(el.dataset.seq)) evt.preventDefault();
-    } catch (e) { /* not a move notice: redraw as usual */ }
-  });
-})();
-
-// mousel: the stream's echo of a move this sheet already shows would redraw it and wipe what is
-// being chosen for the next move (the player of a card, a tally half filled in); skip that redraw
-// (newer moves from other phones still redraw).
-(function () {
-  "use strict";
-  document.addEventListener("htmx:beforeRequest", function (evt) {
-    var el = evt.detail.elt;
-    if (!el || el.id !== "sheet" || !el.querySelector(".ms")) return;
+    if (!el || el.id !== "sheet") return;
     var trigger = (evt.detail.requestConfig || {}).triggeringEvent;
     if (!trigger || trigger.type !== "sse:message" || !trigger.detail || !trigger.detail.data) return;
     try {

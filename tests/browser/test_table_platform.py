@@ -49,7 +49,7 @@ def test_two_phones_and_a_watcher_share_one_live_sheet(browser: Browser, live_se
     watcher.goto(watch_url)
     expect(watcher.get_by_text("Watching")).to_be_visible()
     for page in (phone_b, watcher):  # wait until each phone's event stream is open
-        page.wait_for_function("document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+        page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
 
     phone_a.get_by_label("+5 points for Anna").click()
     expect(phone_a.locator(".totals .total").first).to_have_text("5")
