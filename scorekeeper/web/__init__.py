@@ -9,9 +9,8 @@ from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.service import TableError
-
 from scorekeeper.cards import SUIT_SYMBOLS, card_name, parse_card, suit_name
+from scorekeeper.service import TableError
 from scorekeeper.web.boards import cribbage_board
 from scorekeeper.web.charts import line_chart
 
