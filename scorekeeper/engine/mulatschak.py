@@ -36,6 +36,7 @@ from scorekeeper.engine.tricks import (
     RankOrder,
     audit_revokes,
     check_play,
+    hand_at,
     legal_cards,
     suit_of,
     trick_winner,
@@ -485,10 +486,9 @@ class Mulatschak(BaseRules):
             raise RuleViolation("MULAT-DEAL-3", f"player {player} kept the Weli at the cut; it is in the hand")
         hands = list(deal.hands)
         hands[player] = tuple(cards)
-        new = replace(deal, hands=tuple(hands))
-        for card in cards:
-            new = new.with_owner(card, player)
-        return _refresh_proposals(state, new)
+        entered = set(cards)   # distinct (checked above): the same owners as with_owner card by card
+        owners = tuple((c, h) for c, h in deal.owners if c not in entered) + tuple((c, player) for c in cards)
+        return _refresh_proposals(state, replace(deal, hands=tuple(hands), owners=owners))
 
     # -- collapse --------------------------------------------------------------------------------
 
@@ -897,15 +897,15 @@ class Mulatschak(BaseRules):
             tricks = deal.tricks[:-1] + (trick + ((player, card),),)
         else:
             tricks = deal.tricks + (((player, card),),)
-        new = replace(deal, tricks=tricks)
-        active = new.active
+        active = deal.active
         if len(tricks[-1]) == len(active):
-            winner = new.trick_winner(len(tricks) - 1)
-            new = replace(new, leader=winner, to_act=winner)
+            last = tricks[-1]
+            winner = trick_winner([c for _, c in last], last[0][0], trump, ORDER, seats=active)
+            new = replace(deal, tricks=tricks, leader=winner, to_act=winner)
         else:
             ring = list(active)
-            new = replace(new, to_act=ring[(ring.index(player) + 1) % len(ring)])
-        after = _refresh_proposals(state, new)
+            new = replace(deal, tricks=tricks, to_act=ring[(ring.index(player) + 1) % len(ring)])
+        after = _refresh_proposals(state, new, played_by=player)
         assert after.deal is not None
         if len(tricks) == 5 and len(tricks[-1]) == len(active):
             return self._end_of_play(after)
@@ -1137,8 +1137,11 @@ def _suit(event: Mapping[str, Any]) -> str | None:
     return suit
 
 
+_PACKS: dict[bool, frozenset[Card]] = {sixes: frozenset(german_pack(with_sixes=sixes)) for sixes in (False, True)}
+
+
 def _in_pack(card: Card, opts: Opts) -> None:
-    if card not in german_pack(with_sixes=opts.pack36):
+    if card not in _PACKS[opts.pack36]:
         if card == Card("6", "S"):
             raise RuleViolation("MULAT-COMP-3", "the Schellen-6 is the Weli: write W")
         raise RuleViolation("MULAT-COMP-1", f"{card} is not in this pack"
@@ -1272,9 +1275,21 @@ def _forget_hand(deal: Deal, player: int) -> Deal:
     return replace(deal, hands=tuple(hands))
 
 
-def _refresh_proposals(state: MulState, deal: Deal) -> MulState:
-    """Re-run the retroactive audit; each newly proven (player, trick) becomes a pending proposal."""
+def _refresh_proposals(state: MulState, deal: Deal, played_by: int | None = None) -> MulState:
+    """Re-run the retroactive audit; each newly proven (player, trick) becomes a pending proposal.
+
+    ``played_by``: the seat whose card (accepted by ``_play``) is the only change since the
+    previous refresh. Every revoke the cards proved before it is among the proposals already
+    (a refresh follows every play and every entered hand, and proposals last until the deal is
+    booked), and the new card changes only this seat's partial hands (rules README §4): not
+    at all when its hand was entered (the card was in it and was checked live), else by that
+    one card. So the full audit runs only when this seat's own plays prove a revoke not yet
+    proposed, and the proposals come out exactly as a full audit after every play made them.
+    """
     if deal.trump is None or not deal.tricks:
+        return replace(state, deal=deal, scored=())
+    if played_by is not None and (deal.current_hand(played_by) is not None
+                                  or not _new_revoke_by(state, deal, played_by)):
         return replace(state, deal=deal, scored=())
     holding = {p: hand for p in range(state.n) if (hand := deal.current_hand(p)) is not None}
     found = audit_revokes(deal.tricks, deal.trump, state.opts.duties, holding)
@@ -1289,6 +1304,22 @@ def _refresh_proposals(state: MulState, deal: Deal) -> MulState:
         known.add((revoke.player, revoke.trick))
         next_id += 1
     return replace(state, deal=deal, proposals=tuple(proposals), next_id=next_id, scored=())
+
+
+def _new_revoke_by(state: MulState, deal: Deal, player: int) -> bool:
+    """Do the cards ``player`` (hand not entered) has played prove a revoke not yet proposed?"""
+    assert deal.trump is not None
+    proposed = {p.trick for p in state.proposals if p.player == player}
+    duties = state.opts.duties
+    # Not the last trick: there the partial hand is the one card played, which is always legal.
+    for index, trick in enumerate(deal.tricks[:-1]):
+        for position, (seat, card) in enumerate(trick):
+            if seat != player or position == 0 or index + 1 in proposed:
+                continue
+            hand = hand_at(deal.tricks, player, index)
+            if check_play(hand, [c for _, c in trick[:position]], card, deal.trump, duties) is not None:
+                return True
+    return False
 
 
 def _breaker(deal: Deal) -> int | None:
