@@ -11,7 +11,6 @@ A hint's card travels in the URL (``?hint=7H``), so it also works without JavaSc
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,14 +18,12 @@ from flask import request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, Card, NotationError, parse_card
-from scorekeeper.engine.capture import card_sort_key, find_grouping
-from scorekeeper.engine.mulle import COPIES, TALLY, TALLY_CAPS, Mulle, MulleState, move_points
+from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
+from scorekeeper.engine.mulle import COPIES, TALLY, TALLY_CAPS, Mulle, MulleState
 from scorekeeper.web.views import register
 
 HINTS_SHOWN = 40      # captures listed for one card; more are counted, not shown
-FULL_LISTING = 14     # up to this many table cards every capture is listed (fast); beyond, a capped search
-CROWDED_GROUP = 3     # on a crowded table: captures of up to this many cards, plus the whole table
+COUNT_UP_TO = 100_000  # beyond this the screen says "100000+" rather than count on
 TALLY_ORDER = ("ace", "two_of_spades", "ten_of_diamonds", "tabbe", "mulle", "last_capture", "most_spades")
 
 
@@ -352,19 +349,14 @@ def hints(rules: Mulle, raw: MulleState, state: Mapping[str, Any], text: str) ->
         return out
     out["card"] = code
     out["desk"] = desk_url(state, played=code)
-    if len(raw.table) <= FULL_LISTING:
-        found = rules.hints_for(raw, code)
-        total = len(found)
+    # The solver lists the smallest captures first and counts the rest cheaply, on any table.
+    found = rules.hints_for(raw, code, limit=HINTS_SHOWN)
+    if len(found) == HINTS_SHOWN:
+        total = rules.hint_count(raw, code, at_most=COUNT_UP_TO)
         if total > HINTS_SHOWN:
+            shown_total = f"{total}+" if total >= COUNT_UP_TO else str(total)
             out["note"] = _("%(num)s captures in all: showing the first %(shown)s, smallest first.",
-                            num=total, shown=HINTS_SHOWN)
-        found = found[:HINTS_SHOWN]
-    else:
-        found = crowded_captures(raw, code)
-        out["note"] = _("The table is crowded (%(n)s cards): listing captures of up to %(k)s cards (at most "
-                        "%(shown)s), and the whole table when it can be taken. Bigger captures may also be legal: "
-                        "check them with the preview or at the dispute desk.",
-                        n=len(raw.table), k=CROWDED_GROUP, shown=HINTS_SHOWN)
+                            num=shown_total, shown=HINTS_SHOWN)
     for c in found:
         out["captures"].append({
             "capture": c["capture"], "points": c["points"], "tabbe": c["sweep"], "mulle": c["mulle"],
@@ -374,40 +366,6 @@ def hints(rules: Mulle, raw: MulleState, state: Mapping[str, Any], text: str) ->
     if not found:
         out["none"] = _("%(card)s takes nothing on this table.", card=card)
     out["trail"] = _("Trailing %(card)s is always allowed too.", card=card)
-    return out
-
-
-def crowded_captures(raw: MulleState, code: str) -> list[dict[str, Any]]:
-    """Captures of up to CROWDED_GROUP cards (smallest first, at most HINTS_SHOWN) and the whole
-    table: a bounded search where listing everything would take seconds."""
-    played = parse_card(code)
-    scheme = raw.scheme
-    table = sorted(raw.table, key=card_sort_key)
-    sweep_counts = not (raw.no_last_sweep and raw.final_play_next)
-    out: list[dict[str, Any]] = []
-    seen: set[tuple[str, ...]] = set()
-
-    def consider(taken: tuple[Card, ...]) -> None:
-        key = tuple(str(c) for c in taken)
-        if key in seen:
-            return
-        seen.add(key)
-        if raw.mulle_alone and played in taken and len(taken) > 1:
-            return
-        grouping = find_grouping(played, list(taken), scheme)
-        if grouping is None:
-            return
-        points = sum(f[0] for f in move_points(played, taken, raw.table, sweep_counts))
-        out.append({"capture": list(key), "value": grouping.value, "grouping": grouping.describe(),
-                    "points": points, "sweep": len(taken) == len(table),
-                    "mulle": len(taken) == 1 and taken[0] == played})
-
-    small = itertools.chain.from_iterable(itertools.combinations(table, k) for k in range(1, CROWDED_GROUP + 1))
-    for taken in small:
-        if len(out) >= HINTS_SHOWN:
-            break
-        consider(taken)
-    consider(tuple(table))
     return out
 
 
