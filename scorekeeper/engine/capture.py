@@ -610,23 +610,26 @@ def explain_failure(played: Card, taken: Sequence[Card], scheme: ValueScheme) ->
         return (f"{head}; {card.pretty()} counts {_values_text(scheme.table_values(card))}, "
                 f"so it cannot be taken" + ("" if scheme.rank_match else " (matching is by value only)"))
     reasons: list[str] = []
+    lo, hi = _total_range(cards, scheme)
+    total = f"{lo}" if lo == hi else f"{lo}–{hi}"
     for v in hv:
+        prefix = f"as {v}, " if len(hv) > 1 else ""
         loners = [card for i, card in enumerate(cards)
                   if not _fits_some_group(card, cards[:i] + cards[i + 1:], played, v, scheme)]
-        if loners:
-            listed = ", ".join(c.pretty() for c in loners)
-            verb = "is" if len(loners) == 1 else "are"
-            reasons.append(f"as {v}: {listed} {verb} in no group of the taken cards that makes {v}")
+        if len(loners) == len(cards):
+            reasons.append(f"{prefix}no group of {names} adds up to {v} (together they make {total})")
+        elif loners:
+            listed = " and ".join(c.pretty() for c in loners)
+            verb = "fits" if len(loners) == 1 else "fit"
+            reasons.append(f"{prefix}{listed} {verb} in no group adding up to {v}")
         else:
-            lo, hi = _total_range(cards, scheme)
             reasons.append(
-                f"as {v}: every card fits some group making {v}, but the cards ({names}, total "
-                f"{lo if lo == hi else f'{lo}–{hi}'}) cannot all be split into separate groups of {v} "
-                f"at once; a card would have to count twice")
+                f"{prefix}every card fits some group adding up to {v}, but {names} (total {total}) cannot "
+                f"be split into separate groups of {v} at once: a card would have to count twice")
     if len(hv) > 1 and legal_with_mixed_values(played, cards, scheme):
         reasons.append(f"the played card takes one value for the whole capture, so it cannot make "
                        f"{' and '.join(str(v) for v in hv)} at the same time")
-    return f"{head}. " + "; ".join(reasons)
+    return f"{head}; " + "; ".join(reasons)
 
 
 def _total_range(cards: Sequence[Card], scheme: ValueScheme) -> tuple[int, int]:

@@ -184,7 +184,7 @@ def test_explain_card_counted_twice() -> None:
 
 def test_explain_unpartnered_cards() -> None:
     text = explain_failure(parse_card("10H"), cards("8C 8D 4H"), MULLE_SCHEME)
-    assert "8♣" in text and "no group" in text and "makes 10" in text
+    assert "8♣" in text and "no group" in text and "adds up to 10" in text and "together they make 20" in text
 
 
 def test_explain_one_value_per_capture() -> None:
