@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
@@ -38,6 +39,7 @@ def register(app: Flask) -> None:
         return render_template("error.html", error=exc), exc.code
 
     app.jinja_env.filters["card_pretty"] = card_pretty
+    app.jinja_env.filters["with_names"] = with_names
 
     @app.context_processor
     def helpers() -> dict[str, Any]:
@@ -101,3 +103,15 @@ def asset(filename: str) -> str:
     from scorekeeper.assets import hashed_name
 
     return url_for("static", filename=hashed_name(filename))
+
+
+_SEAT = re.compile(r"\b[Pp]layer (\d+)\b")
+
+
+def with_names(message: str, players: list[str]) -> str:
+    """Engine messages name seats by number (the API's language); the phone shows the names."""
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        return players[seat] if 0 <= seat < len(players) else match.group(0)
+
+    return _SEAT.sub(name, message)
