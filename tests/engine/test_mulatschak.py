@@ -1091,3 +1091,10 @@ def test_describe() -> None:
     assert R.describe(knock(3), NAMES) == "D knocks (×2)"
     assert "Muli" in R.describe({"type": "muli", "player": 0}, NAMES)
     assert R.describe(result(), NAMES) == "D played 4 in E"
+
+
+def test_comp_5_resume_needs_a_score_per_player_and_a_dealer_seat() -> None:
+    for scores, dealer in (([21, 21, 21], 0), ([21, 21, 21, 21], 4)):
+        with pytest.raises(SetupError) as exc:
+            resume(new(), scores, dealer)
+        assert exc.value.rule == "MULAT-COMP-5"
