@@ -11,7 +11,7 @@ or dismisses, and a confirmed one is scored by MULAT-SCORE-9.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from scorekeeper.cards import Card, german_pack, parse_card, parse_cards
@@ -27,6 +27,7 @@ from scorekeeper.engine.base import (
     Scored,
     SetupError,
     common_json,
+    evolve,
     int_field,
     str_field,
 )
@@ -240,7 +241,7 @@ class Deal:
 
     def with_owner(self, card: Card, holder: int) -> Deal:
         rest = tuple((c, h) for c, h in self.owners if c != card)
-        return replace(self, owners=rest + ((card, holder),))
+        return evolve(self, owners=rest + ((card, holder),))
 
     def played_by(self, player: int) -> list[Card]:
         return [card for trick in self.tricks for seat, card in trick if seat == player]
@@ -400,7 +401,7 @@ class Mulatschak(BaseRules):
             raise SetupError(None, f"unknown mode {mode!r}")
         n = len(players)
         state = MulState(tuple(players), opts, mode, (START,) * n, dealer=0)
-        return state if mode == "tally" else replace(state, deal=_fresh_deal(state, 1, 0, 0))
+        return state if mode == "tally" else evolve(state, deal=_fresh_deal(state, 1, 0, 0))
 
     # -- dispatch --------------------------------------------------------------------------------
 
@@ -418,7 +419,7 @@ class Mulatschak(BaseRules):
         if state.over:
             raise RuleViolation("MULAT-END-1", "the game is over; undo the last entry to correct it")
         new = handler(self, state, event)
-        return new if new.scored or not state.scored else replace(new, scored=())
+        return new if new.scored or not state.scored else evolve(new, scored=())
 
     # -- dealer ----------------------------------------------------------------------------------
 
@@ -430,8 +431,8 @@ class Mulatschak(BaseRules):
             raise RuleViolation("MULAT-DEAL-1", "the first dealer is chosen before the first deal; "
                                 "after that the deal moves clockwise")
         if state.deal is None:
-            return replace(state, dealer=player, scored=())
-        return replace(state, dealer=player, deal=_fresh_deal(state, 1, player, 0), scored=())
+            return evolve(state, dealer=player, scored=())
+        return evolve(state, dealer=player, deal=_fresh_deal(state, 1, player, 0), scored=())
 
     # -- cut / knock -----------------------------------------------------------------------------
 
@@ -447,16 +448,16 @@ class Mulatschak(BaseRules):
                                 f"not player {player}", cutter=deal.cutter)
         if knock and state.opts.no_knock:
             raise RuleViolation("MULAT-OPT-NO-KNOCK", "knocking is not allowed at this table")
-        new = replace(deal, cut="knock" if knock else "cut", phase="bidding", to_act=deal.forehand)
+        new = evolve(deal, cut="knock" if knock else "cut", phase="bidding", to_act=deal.forehand)
         if weli:
-            new = replace(new, weli_to=player).with_owner(WELI, player)
-        return replace(state, deal=new, scored=())
+            new = evolve(new, weli_to=player).with_owner(WELI, player)
+        return evolve(state, deal=new, scored=())
 
     def _implied_cut(self, state: MulState) -> Deal:
         """Any declaration or bid before the cut is entered means the pack was cut without the Weli."""
         deal = _deal(state)
         if deal.phase == "cut":
-            return replace(deal, cut="cut", phase="bidding", to_act=deal.forehand)
+            return evolve(deal, cut="cut", phase="bidding", to_act=deal.forehand)
         return deal
 
     # -- hand entry ------------------------------------------------------------------------------
@@ -488,7 +489,7 @@ class Mulatschak(BaseRules):
         hands[player] = tuple(cards)
         entered = set(cards)   # distinct (checked above): the same owners as with_owner card by card
         owners = tuple((c, h) for c, h in deal.owners if c not in entered) + tuple((c, player) for c in cards)
-        return _refresh_proposals(state, replace(deal, hands=tuple(hands), owners=owners))
+        return _refresh_proposals(state, evolve(deal, hands=tuple(hands), owners=owners))
 
     # -- collapse --------------------------------------------------------------------------------
 
@@ -515,7 +516,7 @@ class Mulatschak(BaseRules):
                                 "above the 10 goes unter dem Hund", high=high)
         # MULAT-DEAL-1 / MULAT-AMB-5: the same dealer deals again, one more doubling factor.
         redeal = _fresh_deal(state, deal.number, deal.dealer, deal.collapses + 1)
-        return replace(state, deal=redeal, proposals=(), scored=())
+        return evolve(state, deal=redeal, proposals=(), scored=())
 
     # -- bidding ---------------------------------------------------------------------------------
 
@@ -553,32 +554,32 @@ class Mulatschak(BaseRules):
             raise RuleViolation("MULAT-BID-3", f"a bid must be at least {deal.high + 1} (the highest so far is "
                                 f"{deal.high})", minimum=deal.high + 1)
         calls = deal.calls + (Call(player, "bid", tricks),)
-        new = replace(deal, calls=calls, high=tricks, high_bidder=player)
+        new = evolve(deal, calls=calls, high=tricks, high_bidder=player)
         if deal.duel is not None:
             dealer, displaced = deal.duel
             if player == dealer or (tricks == 5 and not state.opts.hold_muli):
                 return self._to_trump(state, new, player, tricks)
-            return replace(state, deal=replace(new, to_act=dealer), scored=())
+            return evolve(state, deal=evolve(new, to_act=dealer), scored=())
         if player == deal.dealer:
             return self._to_trump(state, new, player, tricks)
         if tricks == 5:
             if not state.opts.hold_muli:
                 return self._to_trump(state, new, player, tricks)
-            return replace(state, deal=replace(new, to_act=deal.dealer), scored=())
-        return replace(state, deal=replace(new, to_act=(player + 1) % state.n), scored=())
+            return evolve(state, deal=evolve(new, to_act=deal.dealer), scored=())
+        return evolve(state, deal=evolve(new, to_act=(player + 1) % state.n), scored=())
 
     def _pass(self, state: MulState, event: Mapping[str, Any]) -> MulState:
         player = _player(state, event)
         deal = self._bidding_deal(state, player)
         self._check_turn(deal, player)
         calls = deal.calls + (Call(player, "pass"),)
-        new = replace(deal, calls=calls, passed=deal.passed + (player,))
+        new = evolve(deal, calls=calls, passed=deal.passed + (player,))
         if deal.duel is not None:
             dealer, displaced = deal.duel
             winner = dealer if player == displaced else displaced
             return self._to_trump(state, new, winner, deal.high)
         if player != deal.dealer:
-            return replace(state, deal=replace(new, to_act=(player + 1) % state.n), scored=())
+            return evolve(state, deal=evolve(new, to_act=(player + 1) % state.n), scored=())
         if deal.high_bidder is not None:   # MULAT-BID-6
             return self._to_trump(state, new, deal.high_bidder, deal.high)
         return self._all_passed(state, new)
@@ -590,8 +591,8 @@ class Mulatschak(BaseRules):
             row = Row(deal.number, deal.dealer, None, 0, False, None, (), (), (None,) * state.n, (), None,
                       (0,) * state.n, state.scores, note="thrown in: everyone passed")
             next_dealer = (deal.dealer + 1) % state.n
-            after = replace(state, sheet=state.sheet + (row,), dealer=next_dealer)
-            return replace(after, deal=_fresh_deal(after, deal.number + 1, next_dealer, deal.collapses),
+            after = evolve(state, sheet=state.sheet + (row,), dealer=next_dealer)
+            return evolve(after, deal=_fresh_deal(after, deal.number + 1, next_dealer, deal.collapses),
                            proposals=(), scored=(Scored(deal.dealer, 0, "thrown in", "MULAT-OPT-ALLPASS-REDEAL"),))
         return self._to_trump(state, deal, deal.dealer, 1, forced=True)
 
@@ -607,11 +608,11 @@ class Mulatschak(BaseRules):
         if deal.high_bidder is None or deal.high_bidder == player:
             raise RuleViolation("MULAT-BID-4", "there is no bid to hold")
         displaced = deal.high_bidder
-        new = replace(deal, calls=deal.calls + (Call(player, "hold", deal.high),), high_bidder=player,
+        new = evolve(deal, calls=deal.calls + (Call(player, "hold", deal.high),), high_bidder=player,
                       duel=(player, displaced), to_act=displaced)
         if deal.high == 5:   # MULAT-OPT-HOLD-MULI: nobody can bid over a held Muli
             return self._to_trump(state, new, player, 5)
-        return replace(state, deal=new, scored=())
+        return evolve(state, deal=new, scored=())
 
     def _muli(self, state: MulState, event: Mapping[str, Any]) -> MulState:
         player = _player(state, event)
@@ -632,14 +633,14 @@ class Mulatschak(BaseRules):
                                     "may not announce a Muli", player=p)
         # MULAT-AMB-18: the announcer nearest to forehand, clockwise, is heard first.
         first = min(callers, key=lambda p: (p - deal.forehand) % state.n)
-        new = replace(deal, calls=(Call(first, "muli", 5),), high=5, high_bidder=first, muli_out_of_turn=True)
+        new = evolve(deal, calls=(Call(first, "muli", 5),), high=5, high_bidder=first, muli_out_of_turn=True)
         return self._to_trump(state, new, first, 5)
 
     def _to_trump(self, state: MulState, deal: Deal, declarer: int, contract: int,
                   forced: bool = False) -> MulState:
-        new = replace(deal, phase="trump", to_act=declarer, declarer=declarer, contract=contract,
+        new = evolve(deal, phase="trump", to_act=declarer, declarer=declarer, contract=contract,
                       forced=forced)
-        return replace(state, deal=new, scored=())
+        return evolve(state, deal=new, scored=())
 
     # -- trump -----------------------------------------------------------------------------------
 
@@ -657,7 +658,7 @@ class Mulatschak(BaseRules):
         suit = _suit(event)
         if suit is None:
             raise MalformedEvent("name the trump suit: 'suit' H, S, L or E (or 'delayed': true)", event)
-        return self._after_trump(state, replace(deal, trump=suit))
+        return self._after_trump(state, evolve(deal, trump=suit))
 
     def _delayed_trump(self, state: MulState, deal: Deal, player: int, event: Mapping[str, Any]) -> MulState:
         if deal.muli:
@@ -680,9 +681,9 @@ class Mulatschak(BaseRules):
             trump = first.suit
             if named is not None and named != trump:
                 raise RuleViolation("MULAT-TRUMP-2", f"the face-up {first} makes {SUIT_NAMES[trump]} trumps")
-        deal = replace(_forget_hand(deal, player), trump=trump)
+        deal = evolve(_forget_hand(deal, player), trump=trump)
         new = _deal_face_up(state, deal, player, face_up, thrown=5, rule="MULAT-TRUMP-2", trump_first=True)
-        new = replace(new, exchanges=new.exchanges + (
+        new = evolve(new, exchanges=new.exchanges + (
             Exchange(player, "trump", 5, 5 + len(face_up), tuple(face_up)),))
         return self._after_trump(state, new)
 
@@ -694,11 +695,11 @@ class Mulatschak(BaseRules):
         decisions[declarer] = "declarer"
         if deal.muli or deal.trump == "H":   # MULAT-STAY-2: everyone plays
             decisions = ["declarer" if p == declarer else "play" for p in range(n)]
-            new = replace(deal, decisions=tuple(decisions))
-            return replace(state, deal=self._start_exchange(state, new), scored=())
+            new = evolve(deal, decisions=tuple(decisions))
+            return evolve(state, deal=self._start_exchange(state, new), scored=())
         order = tuple(p for p in _clockwise(declarer + 1, n) if p != declarer)
-        new = replace(deal, phase="stay", decisions=tuple(decisions), stay_order=order, to_act=order[0])
-        return replace(state, deal=new, scored=())
+        new = evolve(deal, phase="stay", decisions=tuple(decisions), stay_order=order, to_act=order[0])
+        return evolve(state, deal=new, scored=())
 
     # -- play along or stay home -----------------------------------------------------------------
 
@@ -723,11 +724,11 @@ class Mulatschak(BaseRules):
         hands = list(deal.hands)
         if home:
             hands[player] = None
-        new = replace(deal, decisions=tuple(decisions), hands=tuple(hands))
+        new = evolve(deal, decisions=tuple(decisions), hands=tuple(hands))
         pending = [p for p in deal.stay_order if decisions[p] is None]
         if pending:
-            return replace(state, deal=replace(new, to_act=pending[0]), scored=())
-        return replace(state, deal=self._start_exchange(state, new), scored=())
+            return evolve(state, deal=evolve(new, to_act=pending[0]), scored=())
+        return evolve(state, deal=self._start_exchange(state, new), scored=())
 
     # -- exchange --------------------------------------------------------------------------------
 
@@ -738,20 +739,20 @@ class Mulatschak(BaseRules):
         assert declarer is not None
         done = {e.player for e in deal.exchanges}
         queue = tuple(p for p in _clockwise(declarer, state.n) if p in deal.active and p not in done)
-        return self._next_exchange(state, replace(deal, phase="exchange", exch_queue=queue))
+        return self._next_exchange(state, evolve(deal, phase="exchange", exch_queue=queue))
 
     def _next_exchange(self, state: MulState, deal: Deal) -> Deal:
         queue = list(deal.exch_queue)
         while queue and not _can_exchange(state, deal, queue[0]):
             queue.pop(0)
         if queue:
-            return replace(deal, exch_queue=tuple(queue), to_act=queue[0])
+            return evolve(deal, exch_queue=tuple(queue), to_act=queue[0])
         if deal.bridge_queue:
-            return replace(deal, exch_queue=(), to_act=deal.bridge_queue[0])
-        return self._start_play(replace(deal, exch_queue=()))
+            return evolve(deal, exch_queue=(), to_act=deal.bridge_queue[0])
+        return self._start_play(evolve(deal, exch_queue=()))
 
     def _start_play(self, deal: Deal) -> Deal:
-        return replace(deal, phase="play", leader=deal.declarer, to_act=deal.declarer)
+        return evolve(deal, phase="play", leader=deal.declarer, to_act=deal.declarer)
 
     def _exchange_turn(self, state: MulState, event: Mapping[str, Any], serving: bool = False) -> tuple[Deal, int]:
         deal = _deal(state)
@@ -788,31 +789,31 @@ class Mulatschak(BaseRules):
             # An entered hand is forgotten before drawing: a reshuffle must not trust it any more.
             base = _forget_hand(deal, player) if count else deal
             new = _throw_and_draw(state, base, count, count, "MULAT-EXCH-9")
-            new = replace(new, exchanges=new.exchanges + (Exchange(player, "normal", count, count),))
+            new = evolve(new, exchanges=new.exchanges + (Exchange(player, "normal", count, count),))
         elif kind == "sight":
             new = self._sight(state, deal, player, event)
         elif kind == "bridge":
             _check_limit(state, 5)
-            thrown = replace(deal, discards=deal.discards + 5)
+            thrown = evolve(deal, discards=deal.discards + 5)
             if _available(state, thrown) < 6:
                 raise RuleViolation("MULAT-EXCH-9", f"a Bridge needs at least 6 stock cards; "
                                     f"{_available(state, deal)} left", stock=_available(state, deal))
-            new = replace(thrown, reserved=thrown.reserved + 6, bridge_queue=thrown.bridge_queue + (player,),
+            new = evolve(thrown, reserved=thrown.reserved + 6, bridge_queue=thrown.bridge_queue + (player,),
                           exchanges=thrown.exchanges + (Exchange(player, "bridge", 5, 0, served=False),))
             new = _forget_hand(new, player)
         elif kind in ("sau", "seven"):
             new = self._sau_or_seven(state, deal, player, kind)
         else:
             raise MalformedEvent(f"unknown exchange kind {kind!r} (normal, sight, bridge, sau, seven)", event)
-        new = replace(new, exch_queue=new.exch_queue[1:])
-        return replace(state, deal=self._next_exchange(state, new), scored=())
+        new = evolve(new, exch_queue=new.exch_queue[1:])
+        return evolve(state, deal=self._next_exchange(state, new), scored=())
 
     def _sight(self, state: MulState, deal: Deal, player: int, event: Mapping[str, Any]) -> Deal:
         _check_limit(state, 1)
         card = _card(event, "card", state.opts)
         keep = _bool(event, "keep", None)
         need = 1 if keep else 2
-        thrown = replace(_forget_hand(deal, player), discards=deal.discards + 1)
+        thrown = evolve(_forget_hand(deal, player), discards=deal.discards + 1)
         if _available(state, thrown) < need:
             if need == 2 and _available(state, thrown) == 1:
                 raise RuleViolation("MULAT-EXCH-4", "only one stock card is left: the face-up card must be kept")
@@ -823,8 +824,8 @@ class Mulatschak(BaseRules):
             new = new.with_owner(card, player)
         else:
             # Thrown away before the next card is dealt, so a reshuffle may bring it back.
-            new = _take(state, replace(new.with_owner(card, -1), discards=new.discards + 1), 1)
-        return replace(new, exchanges=new.exchanges + (Exchange(player, "sight", 1, need, (card,), keep),))
+            new = _take(state, evolve(new.with_owner(card, -1), discards=new.discards + 1), 1)
+        return evolve(new, exchanges=new.exchanges + (Exchange(player, "sight", 1, need, (card,), keep),))
 
     def _sau_or_seven(self, state: MulState, deal: Deal, player: int, kind: str) -> Deal:
         trump = deal.trump
@@ -842,13 +843,13 @@ class Mulatschak(BaseRules):
         entered = deal.current_hand(player)
         if entered is not None and keep not in entered:
             raise RuleViolation(rule, f"player {player} does not hold {keep}", card=str(keep))
-        thrown = replace(_forget_hand(deal, player), discards=deal.discards + 4)
+        thrown = evolve(_forget_hand(deal, player), discards=deal.discards + 4)
         if _available(state, thrown) < draw:
             raise RuleViolation("MULAT-EXCH-9", f"this exchange needs {draw} stock cards; "
                                 f"{_available(state, deal)} left", stock=_available(state, deal))
         new = _take(state, thrown, draw)
-        new = replace(new, discards=new.discards + extra).with_owner(keep, player)
-        return replace(new, exchanges=new.exchanges + (Exchange(player, kind, 4, draw, (keep,)),))
+        new = evolve(new, discards=new.discards + extra).with_owner(keep, player)
+        return evolve(new, exchanges=new.exchanges + (Exchange(player, kind, 4, draw, (keep,)),))
 
     def _bridge_cards(self, state: MulState, event: Mapping[str, Any]) -> MulState:
         deal, player = self._exchange_turn(state, event, serving=True)
@@ -858,12 +859,12 @@ class Mulatschak(BaseRules):
         face_up = _cards(event, "face_up", state.opts)
         if not face_up:
             raise RuleViolation("MULAT-EXCH-5", "give the face-up card(s) dealt after the five")
-        released = replace(deal, reserved=deal.reserved - 6)
+        released = evolve(deal, reserved=deal.reserved - 6)
         new = _deal_face_up(state, released, player, face_up, thrown=0, rule="MULAT-EXCH-5", trump_first=False)
-        exchanges = tuple(replace(e, drawn=5 + len(face_up), face_up=tuple(face_up), served=True)
+        exchanges = tuple(evolve(e, drawn=5 + len(face_up), face_up=tuple(face_up), served=True)
                           if e.player == player and e.kind == "bridge" else e for e in new.exchanges)
-        new = replace(new, exchanges=exchanges, bridge_queue=new.bridge_queue[1:])
-        return replace(state, deal=self._next_exchange(state, new), scored=())
+        new = evolve(new, exchanges=exchanges, bridge_queue=new.bridge_queue[1:])
+        return evolve(state, deal=self._next_exchange(state, new), scored=())
 
     # -- play ------------------------------------------------------------------------------------
 
@@ -901,10 +902,10 @@ class Mulatschak(BaseRules):
         if len(tricks[-1]) == len(active):
             last = tricks[-1]
             winner = trick_winner([c for _, c in last], last[0][0], trump, ORDER, seats=active)
-            new = replace(deal, tricks=tricks, leader=winner, to_act=winner)
+            new = evolve(deal, tricks=tricks, leader=winner, to_act=winner)
         else:
             ring = list(active)
-            new = replace(deal, tricks=tricks, to_act=ring[(ring.index(player) + 1) % len(ring)])
+            new = evolve(deal, tricks=tricks, to_act=ring[(ring.index(player) + 1) % len(ring)])
         after = _refresh_proposals(state, new, played_by=player)
         assert after.deal is not None
         if len(tricks) == 5 and len(tricks[-1]) == len(active):
@@ -915,7 +916,7 @@ class Mulatschak(BaseRules):
         deal = state.deal
         assert deal is not None
         if any(p.status == "pending" for p in state.proposals):
-            return replace(state, deal=replace(deal, phase="review", to_act=None))
+            return evolve(state, deal=evolve(deal, phase="review", to_act=None))
         return self._score(state)
 
     # -- proposals -------------------------------------------------------------------------------
@@ -926,9 +927,9 @@ class Mulatschak(BaseRules):
         match = [p for p in state.proposals if p.id == ident and p.status == "pending"]
         if not match:
             raise RuleViolation("MULAT-SCORE-9", f"there is no pending proposal {ident}", proposal=ident)
-        proposals = tuple(replace(p, status="confirmed" if confirm else "dismissed") if p.id == ident else p
+        proposals = tuple(evolve(p, status="confirmed" if confirm else "dismissed") if p.id == ident else p
                           for p in state.proposals)
-        new = replace(state, proposals=proposals, scored=())
+        new = evolve(state, proposals=proposals, scored=())
         deal = new.deal
         if deal is not None and deal.phase == "review" and not any(p.status == "pending" for p in proposals):
             return self._score(new)
@@ -965,7 +966,7 @@ class Mulatschak(BaseRules):
                                     "and the dealer must play for 1 trick")
             row = Row(number, dealer, None, 0, False, None, (), (), (None,) * n, (), None, (0,) * n,
                       state.scores, note="thrown in: everyone passed")
-            return replace(state, sheet=state.sheet + (row,), dealer=(dealer + 1) % n,
+            return evolve(state, sheet=state.sheet + (row,), dealer=(dealer + 1) % n,
                            scored=(Scored(dealer, 0, "thrown in", "MULAT-OPT-ALLPASS-REDEAL"),))
         declarer = int_field(event, "declarer", minimum=0, maximum=n - 1)
         bid = int_field(event, "bid")
@@ -1092,8 +1093,8 @@ def resume(state: MulState, scores: Sequence[int], dealer: int) -> MulState:
         raise RuleViolation("MULAT-DEAL-1", "a game can only be resumed before its first deal")
     if len(scores) != state.n or not 0 <= dealer < state.n:
         raise SetupError("MULAT-COMP-5", f"give one score for each of the {state.n} players and a dealer seat")
-    after = replace(state, scores=tuple(scores), dealer=dealer)
-    return after if state.deal is None else replace(after, deal=_fresh_deal(after, 1, dealer, 0))
+    after = evolve(state, scores=tuple(scores), dealer=dealer)
+    return after if state.deal is None else evolve(after, deal=_fresh_deal(after, 1, dealer, 0))
 
 
 # --- state-building helpers -------------------------------------------------------------------
@@ -1222,17 +1223,17 @@ def _can_exchange(state: MulState, deal: Deal, player: int) -> bool:
 def _take(state: MulState, deal: Deal, count: int) -> Deal:
     """Draw from the stock; with MULAT-OPT-RESHUFFLE the thrown cards become a new stock when it runs out."""
     if count <= deal.stock:
-        return replace(deal, stock=deal.stock - count)
+        return evolve(deal, stock=deal.stock - count)
     short = count - deal.stock
     assert state.opts.reshuffle and short <= deal.discards
     # Thrown cards go back into play: only cards in an entered, untouched hand are still placed.
     owners = tuple((c, h) for c, h in deal.owners
                    if h >= 0 and (hand := deal.hands[h]) is not None and c in hand)
-    return replace(deal, stock=deal.discards - short, discards=0, owners=owners)
+    return evolve(deal, stock=deal.discards - short, discards=0, owners=owners)
 
 
 def _throw_and_draw(state: MulState, deal: Deal, thrown: int, drawn: int, rule: str) -> Deal:
-    after_throw = replace(deal, discards=deal.discards + thrown)
+    after_throw = evolve(deal, discards=deal.discards + thrown)
     if drawn > _available(state, after_throw):
         raise RuleViolation(rule, f"only {_available(state, deal)} stock cards are left", stock=_available(state, deal))
     return _take(state, after_throw, drawn)
@@ -1243,7 +1244,7 @@ def _deal_face_up(state: MulState, deal: Deal, player: int, face_up: Sequence[Ca
     """Five face down, then face-up cards while they are trumps (Bridge, delayed trump)."""
     trump = deal.trump
     assert trump is not None
-    after_throw = replace(deal, discards=deal.discards + thrown)
+    after_throw = evolve(deal, discards=deal.discards + thrown)
     pool = _available(state, after_throw)
     drawn = 5 + len(face_up)
     if pool < 6:
@@ -1263,7 +1264,7 @@ def _deal_face_up(state: MulState, deal: Deal, player: int, face_up: Sequence[Ca
     new = _take(state, after_throw, drawn)
     for card in face_up:
         _check_unseen(new, card, None)   # after any reshuffle, which puts thrown cards back in play
-    new = replace(new, discards=new.discards + len(face_up))
+    new = evolve(new, discards=new.discards + len(face_up))
     for card in face_up:
         new = new.with_owner(card, player)
     return new
@@ -1272,7 +1273,7 @@ def _deal_face_up(state: MulState, deal: Deal, player: int, face_up: Sequence[Ca
 def _forget_hand(deal: Deal, player: int) -> Deal:
     hands = list(deal.hands)
     hands[player] = None
-    return replace(deal, hands=tuple(hands))
+    return evolve(deal, hands=tuple(hands))
 
 
 def _refresh_proposals(state: MulState, deal: Deal, played_by: int | None = None) -> MulState:
@@ -1287,10 +1288,10 @@ def _refresh_proposals(state: MulState, deal: Deal, played_by: int | None = None
     proposed, and the proposals come out exactly as a full audit after every play made them.
     """
     if deal.trump is None or not deal.tricks:
-        return replace(state, deal=deal, scored=())
+        return evolve(state, deal=deal, scored=())
     if played_by is not None and (deal.current_hand(played_by) is not None
                                   or not _new_revoke_by(state, deal, played_by)):
-        return replace(state, deal=deal, scored=())
+        return evolve(state, deal=deal, scored=())
     holding = {p: hand for p in range(state.n) if (hand := deal.current_hand(p)) is not None}
     found = audit_revokes(deal.tricks, deal.trump, state.opts.duties, holding)
     known = {(p.player, p.trick) for p in state.proposals}
@@ -1303,7 +1304,7 @@ def _refresh_proposals(state: MulState, deal: Deal, played_by: int | None = None
                                   revoke.evidence, revoke.evidence_trick, revoke.describe()))
         known.add((revoke.player, revoke.trick))
         next_id += 1
-    return replace(state, deal=deal, proposals=tuple(proposals), next_id=next_id, scored=())
+    return evolve(state, deal=deal, proposals=tuple(proposals), next_id=next_id, scored=())
 
 
 def _new_revoke_by(state: MulState, deal: Deal, player: int) -> bool:
@@ -1346,14 +1347,14 @@ def _book(state: MulState, number: int, dealer: int, declarer: int, contract: in
                    for p, (change, what, rule) in enumerate(lines))
     winner = _winners(totals)
     next_dealer = (dealer + 1) % n
-    after = replace(state, scores=totals, sheet=state.sheet + (row,), dealer=next_dealer, winner=winner,
+    after = evolve(state, scores=totals, sheet=state.sheet + (row,), dealer=next_dealer, winner=winner,
                     proposals=(), scored=scored)
     if state.mode == "tally":
-        return replace(after, deal=None)
+        return evolve(after, deal=None)
     if winner:
         assert state.deal is not None
-        return replace(after, deal=replace(state.deal, phase="over", to_act=None))
-    return replace(after, deal=_fresh_deal(after, number + 1, next_dealer, 0))
+        return evolve(after, deal=evolve(state.deal, phase="over", to_act=None))
+    return evolve(after, deal=_fresh_deal(after, number + 1, next_dealer, 0))
 
 
 # --- screens ---------------------------------------------------------------------------------

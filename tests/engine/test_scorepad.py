@@ -106,3 +106,16 @@ def test_scores_are_the_sum_of_entries_and_the_first_to_target_wins(entries, tar
         assert list(state.scores) == expected
         assert sum(s.points for e in [state] for s in e.scored) == n
     assert state.winner == winner
+
+
+def test_evolve_copies_a_frozen_state_with_changes() -> None:
+    from scorekeeper.engine.base import evolve
+
+    state = PAD.apply(PAD.new(["A", "B"], {}), points(0, 5))
+    after = evolve(state, scores=(7, 1))
+    assert after.scores == (7, 1) and after.entries == state.entries and state.scores == (5, 0)
+    assert after == __import__("dataclasses").replace(state, scores=(7, 1))
+    with pytest.raises(TypeError):
+        evolve(state, nonsense=1)
+    with pytest.raises(AttributeError):
+        after.scores = (0, 0)  # type: ignore[misc]
