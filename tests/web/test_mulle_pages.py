@@ -17,6 +17,8 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.engine.mulle import ALL_CARDS, Mulle, MulleState
 from scorekeeper.web.boards import cribbage_board, hole_xy
 from scorekeeper.web.views.mulle import HINTS_SHOWN, fact_text
+from tests.web import phone
+from tests.web.phone import post, sheet
 
 HX = {"HX-Request": "true"}
 M = Mulle()
@@ -69,29 +71,7 @@ def pegs(html: str) -> dict[tuple[int, str], int]:
 
 def api_table(client: FlaskClient, events: list[dict[str, Any]], players: int = 2, mode: str = "adjudicate",
               seat: int | None = 0, **options: Any) -> dict[str, Any]:
-    """A table built through the JSON API; this client then holds its write capability."""
-    table = client.post("/api/v1/tables", json={"game": "mulle", "players": NAMES[:players], "mode": mode,
-                                                 "options": options}).json
-    for event in events:
-        response = client.post(f"/api/v1/tables/{table['id']}/events", json=event,
-                               headers={"Authorization": f"Bearer {table['write_token']}"})
-        assert response.status_code == 201, (event, response.json)
-    assert client.get(f"/t/{table['id']}/k/{table['write_token']}").status_code == 302
-    if seat is not None:
-        client.post(f"/t/{table['id']}/seat", data={"seat": str(seat)})
-    return table
-
-
-def sheet(client: FlaskClient, table_id: str, **args: Any) -> str:
-    response = client.get(f"/t/{table_id}/sheet", query_string=args, headers=HX)
-    assert response.status_code == 200
-    return response.get_data(as_text=True)
-
-
-def post(client: FlaskClient, table_id: str, data: dict[str, Any] | MultiDict[str, Any], status: int = 200) -> str:
-    response = client.post(f"/t/{table_id}/events", data=data, headers=HX)
-    assert response.status_code == status, response.get_data(as_text=True)[:2000]
-    return response.get_data(as_text=True)
+    return phone.api_table(client, "mulle", events, NAMES[:players], mode, seat, **options)
 
 
 def play(player: int, card: str, *taken: str) -> MultiDict[str, str]:
