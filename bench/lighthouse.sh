@@ -106,6 +106,17 @@ cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
 page = opener.open(f"{base}/t/{playing['id']}").read().decode()
 assert "Anna" in page and 'class="rounds"' in page and "seat-buttons" not in page, "the playing phone is not seated"
 rows.append(("playing", f"{base}/t/{playing['id']}", cookie))
+# Every game's table page as the phone that opened it (fishing games with a deal on the table).
+games = {"mulle": [{"type": "deal", "dealer": 0, "table": ["5D", "9S", "KH", "AC"]},
+                   {"type": "play", "player": 1, "card": "5C", "capture": ["5D"]}],
+         "kasino": [{"type": "deal", "dealer": 0, "table": ["5D", "9S", "KH", "AC"]}],
+         "mulatschak": [], "mousel": [], "muggins": []}
+for game, events in games.items():
+    players = ["Anna", "Bertil", "Cecilia"] if game in ("mulatschak", "muggins", "mousel") else ["Anna", "Bertil"]
+    table = api("/api/v1/tables", {"game": game, "players": players})
+    for event in events:
+        api(f"/api/v1/tables/{table['id']}/events", event, table["write_token"])
+    rows.append((game, f"{base}/t/{table['id']}", join(table)[3]))
 with open(out, "w") as fh:
     for row in rows:
         fh.write("\t".join(row) + "\n")
