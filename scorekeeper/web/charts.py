@@ -38,13 +38,28 @@ def line_chart(labels: Sequence[str], rows: Sequence[Sequence[float]], *, target
     ]
     if target is not None:
         parts.append(f'<line class="target" x1="{PAD_L}" y1="{y(target):.1f}" x2="{WIDTH - PAD_R}" y2="{y(target):.1f}"/>')
+    label_y = _spread([y(rows[-1][i]) + 4 for i in range(len(labels))], gap=11)
     for i, label in enumerate(labels):
         points = " ".join(f"{x(t):.1f},{y(row[i]):.1f}" for t, row in enumerate(rows))
         dash = DASHES[i % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         end = rows[-1][i]
         parts.append(f'<polyline class="series s{i % 8}" points="{points}"{dash_attr}/>')
-        parts.append(f'<text class="label s{i % 8}" x="{WIDTH - PAD_R + 4}" y="{y(end) + 4:.1f}">'
+        parts.append(f'<text class="label s{i % 8}" x="{WIDTH - PAD_R + 4}" y="{label_y[i]:.1f}">'
                      f"{escape(label[:10])} {end:g}</text>")
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def _spread(ys: Sequence[float], gap: float) -> list[float]:
+    """End labels at least ``gap`` apart (sides on the same total would print over each other),
+    kept in their order and as near their lines as the spacing allows."""
+    order = sorted(range(len(ys)), key=lambda i: ys[i])
+    placed = list(ys)
+    for before, after in zip(order, order[1:], strict=False):
+        placed[after] = max(placed[after], placed[before] + gap)
+    overflow = placed[order[-1]] - (HEIGHT - 2) if order else 0
+    if overflow > 0:  # pushed off the bottom: move the whole run up
+        for i in order:
+            placed[i] -= overflow
+    return placed

@@ -238,3 +238,13 @@ def test_refusals_name_players_not_seat_numbers() -> None:
     players = ["Anna", "Bo", "Cy"]
     assert with_names("it is player 2's turn to bid, not player 0's", players) == "it is Cy's turn to bid, not Anna's"
     assert with_names("player 7 is not at this table", players) == "player 7 is not at this table"
+
+
+def test_chart_end_labels_never_overlap() -> None:
+    import re
+
+    from scorekeeper.web.charts import line_chart
+
+    svg = str(line_chart(["Anna", "Bo", "Cy"], [[0, 0, 0], [5, 5, 5], [9, 9, 2]], target=20))
+    ys = sorted(float(v) for v in re.findall(r'<text class="label s\d" x="[\d.]+" y="([\d.]+)"', svg))
+    assert len(ys) == 3 and all(b - a >= 11 for a, b in zip(ys, ys[1:], strict=False))
