@@ -44,7 +44,12 @@ def browser_context_args(browser_context_args: dict, playwright) -> dict:
 
 
 @pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
+def live_server(live_app: tuple[str, object]) -> str:
+    return live_app[0]
+
+
+@pytest.fixture
+def live_app(tmp_path: Path) -> Iterator[tuple[str, object]]:
     """The app on a free loopback port; PUBLIC_URL points QR codes at it, so no traffic leaves 127.0.0.1."""
     from scorekeeper import create_app
     from scorekeeper.extensions import db
@@ -60,5 +65,5 @@ def live_server(tmp_path: Path) -> Iterator[str]:
     app.config["PUBLIC_URL"] = url
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield url
+    yield url, app
     server.shutdown()

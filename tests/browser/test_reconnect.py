@@ -1,0 +1,48 @@
+"""A phone whose stream dropped, or that slept, catches up by itself."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from playwright.sync_api import Browser, Page, expect
+
+OPEN = "() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1"
+
+
+def api(base: str, path: str, body: dict, token: str | None = None) -> dict:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    request = urllib.request.Request(base + path, json.dumps(body).encode(), headers)
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read())
+
+
+def watch(browser: Browser, url: str) -> Page:
+    page = browser.new_context(locale="en-GB").new_page()
+    page.goto(url)
+    page.wait_for_function(OPEN)
+    return page
+
+
+def test_stream_ends_reconnects_and_catches_up(browser: Browser, live_app) -> None:
+    base, app = live_app
+    app.config["SSE_MAX_SECONDS"] = 1.0  # the server ends every stream after a second
+    table = api(base, "/api/v1/tables", {"game": "scorepad", "players": ["Anna", "Bo"]})
+    page = watch(browser, table["watch_url"])
+    page.wait_for_timeout(1500)  # the first stream has ended; the browser reconnects by itself
+    api(base, f"/api/v1/tables/{table['id']}/events", {"type": "points", "side": 1, "points": 4}, table["write_token"])
+    expect(page.locator(".totals .total").nth(1)).to_have_text("4", timeout=5000)
+
+
+def test_a_phone_that_slept_catches_up_when_woken(browser: Browser, live_server: str) -> None:
+    table = api(live_server, "/api/v1/tables", {"game": "scorepad", "players": ["Anna", "Bo"]})
+    page = watch(browser, table["watch_url"])
+    # Asleep: its stream is gone and nothing arrives.
+    page.evaluate("() => document.querySelector('[sse-connect]')['htmx-internal-data'].sseEventSource.close()")
+    api(live_server, f"/api/v1/tables/{table['id']}/events", {"type": "points", "side": 0, "points": 7},
+        table["write_token"])
+    page.wait_for_timeout(300)
+    expect(page.locator(".totals .total").first).to_have_text("0")
+    # Woken: the page becomes visible again and fetches the sheet.
+    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    expect(page.locator(".totals .total").first).to_have_text("7", timeout=3000)
