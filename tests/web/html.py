@@ -31,6 +31,11 @@ class Page(HTMLParser):
             self._button = {**a, "text": ""}
             self._form["buttons"].append(self._button)
 
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag == "button":
+            self._button = None
+
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":
             self._form = None
@@ -48,6 +53,8 @@ class Page(HTMLParser):
 
     def all_text(self) -> str:
         return " ".join(self.text)
+
+    words = all_text
 
     def button(self, name: str, value: str) -> tuple[dict[str, Any], dict[str, Any]]:
         for form in self.forms:

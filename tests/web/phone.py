@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.datastructures import MultiDict
 
@@ -37,3 +38,32 @@ def post(client: FlaskClient, table_id: str, data: dict[str, Any] | MultiDict[st
     response = client.post(f"/t/{table_id}/events", data=data, headers=HX)
     assert response.status_code == status, response.get_data(as_text=True)[:2000]
     return response.get_data(as_text=True)
+
+
+def state(app: Flask, table_id: str) -> dict[str, Any]:
+    """The engine's state JSON of a table, as the API would report it."""
+    from scorekeeper import service
+
+    with app.app_context():
+        return service.state_json(service.get_table(table_id))
+
+
+def events(client: FlaskClient, table_id: str, *evs: dict[str, Any]) -> str:
+    """Post events as forms (ints typed ``:int``); the last sheet returned."""
+    html = ""
+    for e in evs:
+        data = {k + (":int" if isinstance(v, int) and not isinstance(v, bool) else ""): str(v) for k, v in e.items()}
+        html = post(client, table_id, data)
+    return html
+
+
+def watcher_of(app: Flask, table_id: str) -> FlaskClient:
+    """A second phone that opened the watch link."""
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Table
+
+    with app.app_context():
+        read = db.session.get(Table, table_id).read_token
+    watcher = app.test_client()
+    assert watcher.get(f"/t/{table_id}/k/{read}").status_code == 302
+    return watcher

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-from html.parser import HTMLParser
 from typing import Any
 
 from flask import Flask
@@ -17,40 +16,18 @@ from scorekeeper.engine.kasino import PACK, Kasino
 from scorekeeper.service import TableError
 from scorekeeper.web.forms import event_from_form
 from tests.web import phone
-from tests.web.phone import post, sheet
+from tests.web.html import Page
+from tests.web.phone import post, sheet, state
 
 HX = {"HX-Request": "true"}
 K = Kasino()
 NAMES = ["Anna", "Bo", "Cleo", "Dan"]
 
 
-class Tags(HTMLParser):
-    """Start tags with their attributes, and the text, of an HTML fragment."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str]]] = []
-        self.text: list[str] = []
-        self.feed(html)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, {k: v or "" for k, v in attrs}))
-
-    def handle_data(self, data: str) -> None:
-        if data.strip():
-            self.text.append(" ".join(data.split()))
-
-    def find(self, tag: str, **attrs: str) -> list[dict[str, str]]:
-        return [a for t, a in self.tags if t == tag and all(a.get(k.replace("_", "-")) == v for k, v in attrs.items())]
-
-    def words(self) -> str:
-        return " ".join(self.text)
-
-
 def words(html: str) -> str:
     """The text of a fragment on one line, without the card pickers (52 cards each)."""
     html = re.sub(r'<fieldset class="picker".*?</fieldset>', " ", html, flags=re.S)
-    return Tags(html).words()
+    return Page(html).words()
 
 
 # --- Opening tables ---------------------------------------------------------------------------------
@@ -77,13 +54,6 @@ def preview(client: FlaskClient, table_id: str, data: dict[str, Any] | MultiDict
     response = client.get(f"/t/{table_id}/preview", query_string=data)
     assert response.status_code == 200
     return response.get_data(as_text=True)
-
-
-def state(app: Flask, table_id: str) -> dict[str, Any]:
-    from scorekeeper import service
-
-    with app.app_context():
-        return dict(K.to_json(service.snapshot(service.get_table(table_id)).state))
 
 
 def pile(prefix: str, cards: int, spades: int, aces: int = 0, tabbes: int = 0) -> dict[str, str]:
@@ -123,7 +93,7 @@ def test_a_deal_then_a_tabbe_with_its_preview(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table_id = open_table(client)
     first = sheet(client, table_id)
-    tags = Tags(first)
+    tags = Page(first)
     assert tags.find("select", name="dealer:int") and "New deal" in first
     assert len(tags.find("input", type="checkbox", name="table:list")) == 52
     for form in re.findall(r'<form[^>]*method="post"[^>]*>\s*<[^>]*>', first):   # CSRF token right after the tag
@@ -132,13 +102,13 @@ def test_a_deal_then_a_tabbe_with_its_preview(sqlite_app: Flask) -> None:
     # Three cards tapped and the fourth typed the Swedish way (s8 = 8♠).
     dealt = post(client, table_id, MultiDict([("type", "deal"), ("dealer:int", "1"), ("table:list", "3H"),
                                               ("table:list", "5S"), ("table:list", "8D"), ("table:list", "s8")]))
-    tags = Tags(dealt)
+    tags = Page(dealt)
     assert [a["value"] for a in tags.find("input", type="checkbox", name="capture:list")] == ["3H", "5S", "8D", "8S"]
     assert "Your turn, Anna!" in dealt and "Round 1 of 6" in dealt and "Bo dealt" in dealt
     assert "disabled" in tags.find("input", type="radio", name="card", value="8D")[0]    # on the table: greyed
     assert "disabled" not in tags.find("input", type="radio", name="card", value="8C")[0]
     move = dealt.split('<form class="move"')[1].split("</form>")[0]
-    hidden = {a["name"]: a["value"] for a in Tags(move).find("input", type="hidden")}
+    hidden = {a["name"]: a["value"] for a in Page(move).find("input", type="hidden")}
     assert hidden["type"] == "play" and hidden["player:int"] == "0" and "csrf_token" in hidden
     assert "/desk/?game=kasino&amp;table=3H+5S+8D+8S&amp;variant=standard" in dealt
 
@@ -177,7 +147,7 @@ def test_an_illegal_capture_is_refused_with_its_rule_and_keeps_the_taps(sqlite_a
     dry = preview(client, table["id"], move)
     assert "✘" in dry and f'href="/rules/kasino?table={table["id"]}#KASINO-CAP-4"' in dry
     refused = post(client, table["id"], move, status=422)
-    tags = Tags(refused)
+    tags = Page(refused)
     assert any(a.get("href", "").endswith("#KASINO-CAP-4") for a in tags.find("a", **{"class": "rule"}))
     assert 'role="alert"' in refused and "9♣ cannot take 3♥ 5♠" in refused
     ticked = [a["value"] for a in tags.find("input", name="capture:list") if "checked" in a]
@@ -193,7 +163,7 @@ def test_hints_list_every_capture_of_a_card_and_misar_marks_the_barred_ones(sqli
     table = api_table(client, [{"type": "deal", "dealer": 2, "table": ["3C", "4D", "5H", "7S"]}], players=3,
                       variant="misar")
     html = sheet(client, table["id"], hint="h7")
-    tags = Tags(html)
+    tags = Page(html)
     assert tags.find("details", **{"class": "card ks-hints", "open": ""})
     text = words(html)
     assert "7♥ as 7 takes 7♠" in text and "7♥ as 7 takes 3♣+4♦ = 7, 7♠" in text
@@ -245,13 +215,13 @@ def test_the_end_of_a_deal_shows_the_count_and_the_score_sheet(sqlite_app: Flask
     for s in data["scored"]:                                         # scoring shown as it happens
         assert f"{['Anna', 'Bo'][s['side']]}: " in text
     assert "Score sheet" in text and 'class="chart"' in html and "dealt by Anna" in text
-    assert Tags(html).find("form", **{"class": "card deal"}) and "Bo deals." in text
+    assert Page(html).find("form", **{"class": "card deal"}) and "Bo deals." in text
 
 
 def test_tally_scores_a_deal_with_a_tie_and_names_the_winner_by_the_spade_tie_break(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table_id = open_table(client, players=3, mode="tally")
-    form = Tags(sheet(client, table_id))
+    form = Page(sheet(client, table_id))
     assert form.find("input", name="sides.2.cards:int", required="")
     assert len(form.find("input", type="radio", name="sides.*.storan")) == 3
     assert not form.find("input", name="sides.*.sistan")                   # only with the option
@@ -281,7 +251,7 @@ def test_tally_scores_a_deal_with_a_tie_and_names_the_winner_by_the_spade_tie_br
     assert "Anna and Bo tie on 16 points, so the most spades in the last deal decide: Anna 5 and Bo 4." in text
     assert "Anna and Bo tie: nobody scores it (1 point lost)." in text
     assert "9 points given out in this deal." in text
-    assert "#KASINO-END-3" in end and not Tags(end).find("form", **{"class": "card ks-tally"})
+    assert "#KASINO-END-3" in end and not Page(end).find("form", **{"class": "card ks-tally"})
 
 
 # --- Misär ---------------------------------------------------------------------------------------------
@@ -308,7 +278,7 @@ def test_misar_proposal_shows_its_evidence_and_is_confirmed(sqlite_app: Flask) -
     evidence = html.split('class="ks-evidence"')[1].split("</div>\n      <p>")[0]
     assert 'aria-label="five of diamonds"' in evidence and 'aria-label="three of clubs"' in evidence
     assert "#KASINO-MIS-1" in html and "#KASINO-MIS-5" in html
-    buttons = Tags(html).find("button", name="type")
+    buttons = Page(html).find("button", name="type")
     assert {b["value"] for b in buttons} == {"confirm", "dismiss"}
 
     done = post(client, table["id"], {"type": "confirm", "proposal:int": "1"})
@@ -326,8 +296,8 @@ def test_misar_tally_penalties_and_a_knock_out(sqlite_app: Flask) -> None:
                                               pile("sides.2", 12, 4, 1)], 0, 1))
     text = words(html)
     assert "Cleo is knocked out." in text and "Out: Cleo" in text and "knocked out" in text
-    assert Tags(html).find("input", type="hidden", name="sides.2:json", value="null")
-    assert not Tags(html).find("input", name="sides.2.cards:int")
+    assert Page(html).find("input", type="hidden", name="sides.2:json", value="null")
+    assert not Page(html).find("input", name="sides.2.cards:int")
     assert "15 points from the knock-out" in text and "19 points from the knock-out" in text
 
 
@@ -339,12 +309,12 @@ def test_dragkasino_shows_the_stock_and_takes_the_drawn_card(sqlite_app: Flask) 
     table = api_table(client, [{"type": "deal", "dealer": 1, "table": ["3H", "5S", "8D", "KC"]}], variant="drag")
     html = sheet(client, table["id"])
     assert "40 cards left in the stock" in words(html)
-    assert Tags(html).find("input", type="radio", name="draw", value="7C")
+    assert Page(html).find("input", type="radio", name="draw", value="7C")
     post(client, table["id"], {"type": "play", "player:int": "0", "card": "2H", "draw": "7C"})
     post(client, table["id"], {"type": "play", "player:int": "1", "card": "9D"})
     back = sheet(client, table["id"])
     assert "drew" in words(back) and 'aria-label="seven of clubs"' in back
-    seven = Tags(back).find("input", type="radio", name="card", value="7C")[0]
+    seven = Page(back).find("input", type="radio", name="card", value="7C")[0]
     assert "disabled" not in seven                                   # Anna may play the card she drew
     assert "38 cards left in the stock" in words(back)
 
@@ -372,7 +342,7 @@ def test_the_draw_for_the_first_dealer_then_the_deal_form_knows_the_dealer(sqlit
     assert "KASINO-COMP-1" in tie                                          # the same card twice
     tie = post(client, table_id, {"type": "draw_dealer", "cards.0": "KH", "cards.1": "5S", "cards.2": "KD"})
     assert "Anna and Cleo tie for the highest card and draw again." in words(tie)
-    tags = Tags(tie)
+    tags = Page(tie)
     assert tags.find("input", type="hidden", name="cards.1:json", value="null")
     assert tags.find("input", name="cards.0") and tags.find("input", name="cards.2")
     drawn = post(client, table_id, {"type": "draw_dealer", "cards.0": "3C", "cards.1:json": "null", "cards.2": "9D"})
@@ -391,7 +361,7 @@ def test_partnerships_are_labelled_by_both_partners_and_a_claim_is_offered_at_16
     html = sheet(client, table_id)
     text = words(html)
     assert "Anna & Cleo" in text and "Bo & Dan" in text
-    assert Tags(html).find("input", name="sides.1.cards:int") and not Tags(html).find("input", name="sides.2.cards:int")
+    assert Page(html).find("input", name="sides.1.cards:int") and not Page(html).find("input", name="sides.2.cards:int")
     assert "Claim 16 during a deal" in text
     post(client, table_id, tally_form([pile("sides.0", 40, 13, 4, 4), pile("sides.1", 12, 0)], 0, 0))   # 14
     refused = post(client, table_id, {"type": "claim", "player:int": "2", "aces:int": "1"}, 422)

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.views.mousel import proposal_words, transfers_words
 from tests.web.html import Page
+from tests.web.phone import events, state, watcher_of
 
 HX = {"HX-Request": "true"}
 NAMES = ["Anna", "Bo", "Cleo", "Dan"]   # A, B, C, D of the worked examples
@@ -83,34 +84,6 @@ def pick(client: FlaskClient, table_id: str, html: str, code: str, status: int =
     data["card"] = code
     data.update(extra)
     return post(client, table_id, data, status)
-
-
-def state(app: Flask, table_id: str) -> dict[str, Any]:
-    from scorekeeper import service
-    from scorekeeper.engine import RULES
-
-    with app.app_context():
-        table = service.get_table(table_id)
-        return dict(RULES["mousel"].to_json(service.snapshot(table).state))
-
-
-def events(client: FlaskClient, table_id: str, *evs: dict[str, Any]) -> str:
-    html = ""
-    for e in evs:
-        data = {k + (":int" if isinstance(v, int) and not isinstance(v, bool) else ""): str(v) for k, v in e.items()}
-        html = post(client, table_id, data)
-    return html
-
-
-def watcher_of(app: Flask, table_id: str) -> FlaskClient:
-    from scorekeeper.extensions import db
-    from scorekeeper.models import Table
-
-    with app.app_context():
-        read = db.session.get(Table, table_id).read_token
-    watcher = app.test_client()
-    assert watcher.get(f"/t/{table_id}/k/{read}").status_code == 302
-    return watcher
 
 
 def part(html: str, marker: str, end: str) -> str:

@@ -7,7 +7,6 @@ import json
 import math
 import wave
 from dataclasses import replace
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -17,31 +16,13 @@ from flask.testing import FlaskClient
 from scorekeeper.cards import parse_card
 from scorekeeper.engine.muggins import Hand, Muggins
 from scorekeeper.web.views.muggins import compose, result
+from tests.web.html import Page
+from tests.web.phone import post, sheet, state, watcher_of
 
 HX = {"HX-Request": "true"}
 STATIC = Path(__file__).resolve().parents[2] / "static"
 SETUP = ["5H", "9C", "KD", "2S"]
 MUGGINS_PILE = [{"pile": "muggins", "index": i} for i in range(4)]
-
-
-class Tags(HTMLParser):
-    """Start tags with their attributes, and the text, of an HTML fragment."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str]]] = []
-        self.text: list[str] = []
-        self.feed(html)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, {k: v or "" for k, v in attrs}))
-
-    def handle_data(self, data: str) -> None:
-        if data.strip():
-            self.text.append(" ".join(data.split()))
-
-    def find(self, tag: str, **attrs: str) -> list[dict[str, str]]:
-        return [a for t, a in self.tags if t == tag and all(a.get(k.replace("_", "-")) == v for k, v in attrs.items())]
 
 
 def open_table(client: FlaskClient, players: list[str] | None = None, mode: str = "adjudicate",
@@ -54,18 +35,6 @@ def open_table(client: FlaskClient, players: list[str] | None = None, mode: str 
     return table_id
 
 
-def sheet(client: FlaskClient, table_id: str, **args: Any) -> str:
-    response = client.get(f"/t/{table_id}/sheet", query_string=args, headers=HX)
-    assert response.status_code == 200
-    return response.get_data(as_text=True)
-
-
-def post(client: FlaskClient, table_id: str, data: dict[str, Any], status: int = 200) -> str:
-    response = client.post(f"/t/{table_id}/events", data=data, headers=HX)
-    assert response.status_code == status, response.get_data(as_text=True)[:2000]
-    return response.get_data(as_text=True)
-
-
 def started(client: FlaskClient, dealer: int = 3, **fields: str) -> str:
     table_id = open_table(client, **fields)
     post(client, table_id, {"type": "setup", "muggins:list": SETUP, "dealer:int": str(dealer)})
@@ -74,7 +43,7 @@ def started(client: FlaskClient, dealer: int = 3, **fields: str) -> str:
 
 def destinations(html: str) -> dict[str, dict[str, str]]:
     """The pile buttons of the second tap, keyed by the JSON each one sends."""
-    return {json.dumps(json.loads(b["value"]), sort_keys=True): b for b in Tags(html).find("button", name="to:json")}
+    return {json.dumps(json.loads(b["value"]), sort_keys=True): b for b in Page(html).find("button", name="to:json")}
 
 
 def key(place: dict[str, Any]) -> str:
@@ -86,26 +55,6 @@ def turn(client: FlaskClient, table_id: str, card: str, to: dict[str, Any], play
                                    "to:json": json.dumps(to)}, status)
 
 
-def state(app: Flask, table_id: str) -> dict[str, Any]:
-    from scorekeeper import service
-    from scorekeeper.engine import RULES
-
-    with app.app_context():
-        table = service.get_table(table_id)
-        return dict(RULES["muggins"].to_json(service.snapshot(table).state))
-
-
-def watcher_of(app: Flask, table_id: str) -> FlaskClient:
-    from scorekeeper.extensions import db
-    from scorekeeper.models import Table
-
-    with app.app_context():
-        read = db.session.get(Table, table_id).read_token
-    watcher = app.test_client()
-    assert watcher.get(f"/t/{table_id}/k/{read}").status_code == 302
-    return watcher
-
-
 # --- Set-up ------------------------------------------------------------------------------------
 
 
@@ -114,8 +63,8 @@ def test_setup_cards_tapped_one_by_one_then_dealer(sqlite_app: Flask) -> None:
     table_id = open_table(client)
     html = sheet(client, table_id)
     assert "Set up the table" in html and "Lay out 4 cards face up" in html
-    assert Tags(html).find("input", type="radio", name="pick", value="5H")
-    two = Tags(sheet(client, table_id, pick=["5H", "9c"]))
+    assert Page(html).find("input", type="radio", name="pick", value="5H")
+    two = Page(sheet(client, table_id, pick=["5H", "9c"]))
     assert [a["value"] for a in two.find("input", type="hidden", name="pick")] == ["5H", "9C"]
     assert "disabled" in two.find("input", type="radio", name="pick", value="5H")[0]   # already laid out
     assert "disabled" not in two.find("input", type="radio", name="pick", value="KD")[0]
@@ -124,7 +73,7 @@ def test_setup_cards_tapped_one_by_one_then_dealer(sqlite_app: Flask) -> None:
     assert takeback and "pick=9C" in takeback[0]["href"] and "5H" not in takeback[0]["href"]
 
     ready = sheet(client, table_id, pick=["5H 9C", "kd", "2♠"])     # typed in one go works too
-    tags = Tags(ready)
+    tags = Page(ready)
     assert [a["value"] for a in tags.find("input", name="muggins:list")] == SETUP
     assert "Then deal 12 cards to every player" in ready and "Let the app choose" in ready
     dealers = tags.find("input", type="radio", name="dealer:int")
@@ -142,7 +91,7 @@ def test_setup_typo_is_explained(sqlite_app: Flask) -> None:
     table_id = open_table(client)
     html = sheet(client, table_id, pick=["5H", "ZZ"])
     assert 'role="alert"' in html and "ZZ" in html
-    assert [a["value"] for a in Tags(html).find("input", type="hidden", name="pick")] == ["5H"]
+    assert [a["value"] for a in Page(html).find("input", type="hidden", name="pick")] == ["5H"]
 
 
 # --- A turn ----------------------------------------------------------------------------------------
@@ -153,7 +102,7 @@ def test_a_turn_card_then_pile_with_the_right_pile_highlighted(sqlite_app: Flask
     table_id = started(client)                 # Dan deals, Anna starts; muggins 5H 9C KD 2S
     first = sheet(client, table_id)
     assert "Your turn, Anna!" in first and "Which card did Anna turn?" in first
-    picker = Tags(first)
+    picker = Page(first)
     assert "disabled" in picker.find("input", type="radio", name="card", value="KD")[0]   # lies face up
     assert not picker.find("button", name="to:json")
 
@@ -164,10 +113,10 @@ def test_a_turn_card_then_pile_with_the_right_pile_highlighted(sqlite_app: Flask
     right = piles[key(MUGGINS_PILE[0])]
     assert "right" in right["class"].split() and right["aria-label"].endswith("the right place")
     assert all("right" not in b["class"].split() for k, b in piles.items() if k != key(MUGGINS_PILE[0]))
-    form = Tags(second).find("form", **{"class": "mg-board"})[0]
+    form = Page(second).find("form", **{"class": "mg-board"})[0]
     assert form["method"] == "post" and form["hx-post"] == f"/t/{table_id}/events"
     board = second.split('class="mg-board"')[1].split("</form>")[0]
-    hidden = {a["name"]: a["value"] for a in Tags(board).find("input", type="hidden")}
+    hidden = {a["name"]: a["value"] for a in Page(board).find("input", type="hidden")}
     assert hidden["type"] == "turn" and hidden["card"] == "4H" and hidden["player:int"] == "0"
 
     after = turn(client, table_id, "4H", MUGGINS_PILE[0], 0)
@@ -202,7 +151,7 @@ def test_a_card_that_cannot_be_turned_is_refused_with_its_rule(sqlite_app: Flask
     table_id = started(client)
     html = sheet(client, table_id, card="9C")                     # it is a muggins card
     assert "MUGGINS-COMP-1" in html and 'role="alert"' in html
-    assert not destinations(html) and Tags(html).find("input", name="card", type="radio")
+    assert not destinations(html) and Page(html).find("input", name="card", type="radio")
     typo = sheet(client, table_id, card="11X")
     assert "is not a card" in typo and not destinations(typo)
 
@@ -211,7 +160,7 @@ def test_muggins_banner_explains_the_penalty(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table_id = started(client)
     html = turn(client, table_id, "4H", {"pile": "own"}, 0)      # the 5♥ muggins pile fitted
-    tags = Tags(html)
+    tags = Page(html)
     call = tags.find("div", **{"class": "mg-call"})
     assert call and call[0]["role"] == "alert" and "/muggins." in call[0]["data-sound"]
     sound = client.get(call[0]["data-sound"])                   # the plain or the hashed copy
@@ -239,7 +188,7 @@ def test_a_card_that_does_not_fit_is_a_muggins_too(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table_id = started(client)
     html = turn(client, table_id, "9H", MUGGINS_PILE[0], 0)      # a 9 on the 5: it fits nowhere
-    text = " ".join(Tags(html).text)
+    text = " ".join(Page(html).text)
     assert "It does not fit there: a card goes on a card one higher or one lower." in text
     assert "It belonged on Anna's own pile." in text and "MUGGINS-FIT-1" in html
 
@@ -284,7 +233,7 @@ def test_stop_celebrates_the_player_with_fewest_cards_and_history_reads_well(sql
     turn(client, table_id, "4H", MUGGINS_PILE[0], 0)
     turn(client, table_id, "7C", {"pile": "own"}, 0)
     html = post(client, table_id, {"type": "stop"})
-    text = " ".join(Tags(html).text)
+    text = " ".join(Page(html).text)
     assert "🏆" in text and "Anna wins!" in text and "The players agreed to stop." in text
     assert "1. Anna · 11 cards" in text and "2. Bo · 12 cards" in text
     assert "Going round in circles?" not in html and "Which card" not in html
@@ -324,7 +273,7 @@ def test_tally_winner_in_one_tap(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table_id = open_table(client, mode="tally")
     html = sheet(client, table_id)
-    buttons = Tags(html).find("button", name="winner:int")
+    buttons = Page(html).find("button", name="winner:int")
     assert [b["value"] for b in buttons] == ["0", "1", "2", "3"] and buttons[2]["aria-label"] == "Cleo won"
     done = post(client, table_id, {"type": "result", "winner:int": "2"})
     assert "Cleo wins!" in done and 'name="winner:int"' not in done
@@ -335,10 +284,10 @@ def test_tally_placings_tapped_in_order(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table_id = open_table(client, mode="tally")
     html = sheet(client, table_id, order=["2", "0"])
-    tags = Tags(html)
+    tags = Page(html)
     assert "1. Cleo" in tags.text and "2. Anna" in tags.text and "Place 3: who?" in html
     assert not tags.find("input", name="placings:json")
-    done = Tags(sheet(client, table_id, order=["2", "0", "3"]))
+    done = Page(sheet(client, table_id, order=["2", "0", "3"]))
     placings = done.find("input", name="placings:json")[0]["value"]
     assert json.loads(placings) == [[2], [0], [3], [1]]
     final = post(client, table_id, {"type": "result", "placings:json": placings})

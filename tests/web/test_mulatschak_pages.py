@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.views.mulatschak import proposal_words, row_words
 from tests.web.html import Page
+from tests.web.phone import events, state, watcher_of
 
 HX = {"HX-Request": "true"}
 NAMES = ["Anna", "Bo", "Cleo", "Dan"]   # Anna deals the first deal, Dan (on her right) cuts, Bo bids first
@@ -54,34 +55,6 @@ def press(client: FlaskClient, table_id: str, html: str, name: str, value: str, 
     data[name] = value
     data.update(extra)
     return post(client, table_id, data, status)
-
-
-def state(app: Flask, table_id: str) -> dict[str, Any]:
-    from scorekeeper import service
-    from scorekeeper.engine import RULES
-
-    with app.app_context():
-        table = service.get_table(table_id)
-        return dict(RULES["mulatschak"].to_json(service.snapshot(table).state))
-
-
-def events(client: FlaskClient, table_id: str, *evs: dict[str, Any]) -> str:
-    html = ""
-    for e in evs:
-        data = {k + (":int" if isinstance(v, int) and not isinstance(v, bool) else ""): str(v) for k, v in e.items()}
-        html = post(client, table_id, data)
-    return html
-
-
-def watcher_of(app: Flask, table_id: str) -> FlaskClient:
-    from scorekeeper.extensions import db
-    from scorekeeper.models import Table
-
-    with app.app_context():
-        read = db.session.get(Table, table_id).read_token
-    watcher = app.test_client()
-    assert watcher.get(f"/t/{table_id}/k/{read}").status_code == 302
-    return watcher
 
 
 BIDDING = [{"type": "cut", "player": 3}]

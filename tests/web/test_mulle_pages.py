@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import re
-from html.parser import HTMLParser
 from typing import Any
 
 from flask import Flask
@@ -18,44 +17,19 @@ from scorekeeper.engine.mulle import ALL_CARDS, Mulle, MulleState
 from scorekeeper.web.boards import cribbage_board, hole_xy
 from scorekeeper.web.views.mulle import HINTS_SHOWN, fact_text
 from tests.web import phone
-from tests.web.phone import post, sheet
+from tests.web.html import Page
+from tests.web.phone import post, sheet, state
 
 HX = {"HX-Request": "true"}
 M = Mulle()
 NAMES = ["Anna", "Bo", "Cid", "Dag"]
 
 
-class Tags(HTMLParser):
-    """Start tags with their attributes, and the text, of an HTML fragment."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str]]] = []
-        self.text: list[str] = []
-        self.feed(html)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, {k: v or "" for k, v in attrs}))
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-
-    def handle_data(self, data: str) -> None:
-        if data.strip():
-            self.text.append(" ".join(data.split()))
-
-    def find(self, tag: str, **attrs: str) -> list[dict[str, str]]:
-        return [a for t, a in self.tags if t == tag and all(a.get(k.replace("_", "-")) == v for k, v in attrs.items())]
-
-    def words(self) -> str:
-        return " ".join(self.text)
-
-
 def words(html: str) -> str:
     """The text of a fragment on one line, without the card pickers (52 cards each) and the board."""
     html = re.sub(r'<fieldset class="picker".*?</fieldset>', " ", html, flags=re.S)
     html = re.sub(r"<svg.*?</svg>", " ", html, flags=re.S)
-    return Tags(html).words()
+    return Page(html).words()
 
 
 def pegs(html: str) -> dict[tuple[int, str], int]:
@@ -63,7 +37,7 @@ def pegs(html: str) -> dict[tuple[int, str], int]:
     board = re.search(r'<svg class="board".*?</svg>', html, flags=re.S)
     assert board, "no cribbage board on the page"
     return {(int(a["data-side"]), a["data-peg"]): int(a["data-hole"])
-            for a in Tags(board.group(0)).find("circle") if "data-peg" in a}
+            for a in Page(board.group(0)).find("circle") if "data-peg" in a}
 
 
 # --- Tables, forms, state ------------------------------------------------------------------------
@@ -84,13 +58,6 @@ def preview(client: FlaskClient, table_id: str, data: dict[str, Any] | MultiDict
     response = client.get(f"/t/{table_id}/preview", query_string=data)
     assert response.status_code == 200
     return response.get_data(as_text=True)
-
-
-def state(app: Flask, table_id: str) -> dict[str, Any]:
-    from scorekeeper import service
-
-    with app.app_context():
-        return dict(M.to_json(service.snapshot(service.get_table(table_id)).state))
 
 
 def playout(players: int, seed: int, stop: Any = None, deals: int = 1) -> tuple[list[dict[str, Any]], MulleState]:
@@ -129,7 +96,7 @@ def test_the_deal_form_starts_a_deal_with_tapped_and_typed_table_cards(sqlite_ap
     table_id = response.location.rsplit("/", 1)[1]
     client.post(f"/t/{table_id}/seat", data={"seat": "0"})
     first = sheet(client, table_id)
-    tags = Tags(first)
+    tags = Page(first)
     assert tags.find("select", name="dealer:int") and "New deal" in first
     boxes = tags.find("input", type="checkbox", name="table:list")
     assert len(boxes) == 52 and not any("disabled" in b for b in boxes)
@@ -140,7 +107,7 @@ def test_the_deal_form_starts_a_deal_with_tapped_and_typed_table_cards(sqlite_ap
 
     dealt = post(client, table_id, MultiDict([("type", "deal"), ("dealer:int", "1"), ("table:list", "3H"),
                                               ("table:list", "5S"), ("table:list", "8D"), ("table:list", "s8")]))
-    tags = Tags(dealt)
+    tags = Page(dealt)
     assert [a["value"] for a in tags.find("input", type="checkbox", name="capture:list")] == ["3H", "5S", "8D", "8S"]
     text = words(dealt)
     assert "Your turn, Anna!" in text and "Deal 1 · Bo dealt · round 1 of 10" in text
@@ -148,7 +115,7 @@ def test_the_deal_form_starts_a_deal_with_tapped_and_typed_table_cards(sqlite_ap
     radio = tags.find("input", type="radio", name="card", value="8D")[0]
     assert "disabled" not in radio and "×1" in dealt and "1 unseen" in dealt
     move = dealt.split('<form class="move"')[1].split("</form>")[0]
-    hidden = {a["name"]: a["value"] for a in Tags(move).find("input", type="hidden")}
+    hidden = {a["name"]: a["value"] for a in Page(move).find("input", type="hidden")}
     assert hidden["type"] == "play" and hidden["player:int"] == "0"
     assert state(sqlite_app, table_id)["table"] == ["3H", "5S", "8D", "8S"]
 
@@ -159,10 +126,10 @@ def test_between_deals_the_deal_form_offers_every_card_again_and_names_the_deale
     assert s.phase == "deal"
     table = api_table(client, events)
     page = sheet(client, table["id"])
-    boxes = Tags(page).find("input", type="checkbox", name="table:list")
+    boxes = Page(page).find("input", type="checkbox", name="table:list")
     assert len(boxes) == 52 and not any("disabled" in b for b in boxes)
     text = words(page)
-    assert "Bo deals." in text and "Deal 1 is over." in text and not Tags(page).find("select", name="dealer:int")
+    assert "Bo deals." in text and "Deal 1 is over." in text and not Page(page).find("select", name="dealer:int")
 
 
 # --- A move: preview, capture, pops ----------------------------------------------------------------
@@ -186,12 +153,12 @@ def test_a_capture_through_the_form_with_its_preview(sqlite_app: Flask) -> None:
     after = post(client, table_id, play(0, "8C", "3H", "5S", "8D"))
     text = words(after)
     assert "Anna: 8♣ as 8 takes 3♥+5♠ = 8, 8♦" in text and "Bo to play" in text
-    assert [a["value"] for a in Tags(after).find("input", type="checkbox", name="capture:list")] == ["AS"]
+    assert [a["value"] for a in Page(after).find("input", type="checkbox", name="capture:list")] == ["AS"]
     assert state(sqlite_app, table_id)["piles"][0] == {"cards": 4, "spades": 1}
 
     refused = post(client, table_id, play(1, "KH", "AS"), 422)
     assert "#MULLE-CAP-4" in refused and 'role="alert"' in refused
-    kept = Tags(refused).find("input", type="checkbox", name="capture:list", value="AS")
+    kept = Page(refused).find("input", type="checkbox", name="capture:list", value="AS")
     assert kept and "checked" in kept[0]                              # the taps survive a refusal
 
 
@@ -199,7 +166,7 @@ def test_typed_notation_is_accepted_for_the_card_and_the_cards_taken(sqlite_app:
     client = sqlite_app.test_client()
     table = api_table(client, [{"type": "deal", "dealer": 1, "table": ["3H", "5S", "8D", "AS"]}])
     page = sheet(client, table["id"])
-    assert Tags(page).find("input", name="capture:list", placeholder="3H 5S 8D")
+    assert Page(page).find("input", name="capture:list", placeholder="3H 5S 8D")
     form = MultiDict([("type", "play"), ("player:int", "0"), ("card", ""), ("card", "c8"),
                       ("capture:list", ""), ("capture:list", "3h, 5♠")])
     assert "✔" in preview(client, table["id"], form)
@@ -388,9 +355,9 @@ def test_tally_buttons_peg_at_once_and_undo(sqlite_app: Flask) -> None:
     table = api_table(client, [], mode="tally")
     table_id = table["id"]
     page = sheet(client, table_id)
-    bo = Tags(page).find("button", name="what", value="mulle")
+    bo = Page(page).find("button", name="what", value="mulle")
     assert len(bo) == 2 and bo[1]["aria-label"] == "Mulle for Bo: +3"
-    labels = [a["value"] for a in Tags(page).find("button", name="what")]
+    labels = [a["value"] for a in Page(page).find("button", name="what")]
     assert labels[:7] == ["ace", "two_of_spades", "ten_of_diamonds", "tabbe", "mulle", "last_capture", "most_spades"]
 
     pegged = post(client, table_id, {"type": "tally", "side:int": "1", "what": "mulle"})
@@ -408,9 +375,9 @@ def test_tally_buttons_peg_at_once_and_undo(sqlite_app: Flask) -> None:
     marked = post(client, table_id, {"type": "deal", "dealer:int": "0"})
     assert "Start deal 2" in marked
     after = post(client, table_id, {"type": "tally", "side:int": "0", "what": "last_capture"})
-    last = Tags(after).find("button", name="what", value="last_capture")
+    last = Page(after).find("button", name="what", value="last_capture")
     assert len(last) == 2 and all("disabled" in b for b in last)
-    assert "disabled" not in Tags(after).find("button", name="what", value="ace")[0]
+    assert "disabled" not in Page(after).find("button", name="what", value="ace")[0]
 
 
 # --- Who sees what ------------------------------------------------------------------------------------
