@@ -11,7 +11,7 @@ from scorekeeper.web.rulebook import load_book
 
 bp = Blueprint("pwa", __name__)
 
-CACHE_VERSION = "v1"
+CACHE_VERSION = "v2"
 
 
 @bp.get("/manifest.webmanifest")
@@ -38,8 +38,11 @@ def manifest() -> Response:
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    shell = [url_for("tables.index"), url_for("pwa.offline"), url_for("rulebook.index")]
-    shell += [url_for("rulebook.book", game=g) for g in _games() if load_book(g) is not None]
+    shell = [url_for("tables.index"), url_for("pwa.offline")]
+    # The rule book offline in every language it is written in, each language its own page.
+    for lang in current_app.config["LANGUAGES"]:
+        shell.append(url_for("rulebook.index", lang=lang))
+        shell += [url_for("rulebook.book", game=g, lang=lang) for g in _games() if load_book(g, lang) is not None]
     shell += [asset(f) for f in ("htmx.min.js", "sse.js", "app.js", "app.css", "icons/icon.svg", "icons/icon-192.png")]
     body = render_template("sw.js", shell=shell, version=CACHE_VERSION, offline=url_for("pwa.offline"))
     return Response(body, mimetype="text/javascript",

@@ -1,4 +1,8 @@
-"""The rule book: each game's rules in the project's own words, every rule under its id."""
+"""The rule book: each game's rules in the project's own words, every rule under its id.
+
+Every game has one book per language (``mulle.md`` in English, ``mulle.sv.md``, ``mulle.de.md``) with
+the same rule ids, so a refusal's link to ``#MULLE-CAP-4`` lands on that rule in the reader's language.
+Links carry the language (``?lang=sv``): each language is its own page for the offline cache."""
 
 from __future__ import annotations
 
@@ -7,7 +11,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
+from flask_babel import get_locale
 from markupsafe import Markup, escape
 
 from scorekeeper import service
@@ -38,6 +43,7 @@ class Book:
     title: str
     intro: list[str]
     sections: list[Section]
+    lang: str = "en"
 
     def rule(self, rule_id: str) -> Rule | None:
         return next((r for s in self.sections for r in s.rules if r.id == rule_id), None)
@@ -53,30 +59,65 @@ def inline(text: str) -> Markup:
     return Markup(html)
 
 
-@lru_cache(maxsize=16)
-def load_book(game: str) -> Book | None:
-    path = BOOKS / f"{game}.md"
+def book_path(game: str, lang: str = "en") -> Path:
+    return BOOKS / (f"{game}.md" if lang == "en" else f"{game}.{lang}.md")
+
+
+@lru_cache(maxsize=64)
+def load_book(game: str, lang: str = "en") -> Book | None:
+    """The book as written in ``lang``, or None when that language has none (no silent fallback)."""
+    path = book_path(game, lang)
     if not path.exists():
         return None
-    title, intro, sections = game, [], []
+    return parse_book(path.read_text(encoding="utf-8"), game, lang)
+
+
+def parse_book(text: str, title: str = "", lang: str = "en") -> Book:
+    """Headings, rules (``* **ID** text``) and paragraphs. A paragraph runs until a blank line and a
+    rule until the next rule, heading or blank line, as in Markdown: the books wrap their lines."""
+    intro: list[str] = []
+    sections: list[Section] = []
     current: Section | None = None
-    for line in path.read_text(encoding="utf-8").splitlines():
+    # What the next plain line continues: a paragraph, a rule, or nothing after a blank line.
+    open_paragraph: list[str] | None = None
+    open_rule: Rule | None = None
+    for line in text.splitlines():
         stripped = line.strip()
-        if stripped.startswith("# "):
-            title = stripped[2:]
-        elif stripped.startswith("## ") or stripped.startswith("### "):
+        if not stripped:
+            open_paragraph = open_rule = None
+        elif stripped.startswith("# "):
+            title, open_paragraph, open_rule = stripped[2:], None, None
+        elif stripped.startswith(("## ", "### ")):
             current = Section(stripped.lstrip("#").strip())
             sections.append(current)
+            open_paragraph = open_rule = None
         elif match := _RULE.match(stripped):
             if current is None:
                 current = Section("")
                 sections.append(current)
-            current.rules.append(Rule(match.group(1), match.group(2)))
-        elif stripped and line.startswith((" ", "\t")) and current and current.rules:
-            current.rules[-1].text += " " + stripped
-        elif stripped:
-            (current.intro if current else intro).append(stripped)
-    return Book(title, intro, sections)
+            open_rule, open_paragraph = Rule(match.group(1), match.group(2)), None
+            current.rules.append(open_rule)
+        elif open_rule is not None:
+            open_rule.text += " " + stripped
+        elif open_paragraph is not None:
+            open_paragraph[-1] += " " + stripped
+        else:
+            open_paragraph = current.intro if current else intro
+            open_paragraph.append(stripped)
+    return Book(title, intro, sections, lang)
+
+
+def book_language() -> str:
+    """The reader's language (``?lang=`` first, then the session, then the browser's)."""
+    lang = str(get_locale() or "en")
+    return lang if lang in current_app.config["LANGUAGES"] else "en"
+
+
+@bp.url_defaults
+def _link_in_reader_language(endpoint: str, values: dict[str, object]) -> None:
+    """Every link to the rule book names the language it was made in, so a refusal on a Swedish
+    screen opens the Swedish book and each language's page is cached offline on its own."""
+    values.setdefault("lang", book_language())
 
 
 def house_rules(game: str, table_id: str | None) -> set[str]:
@@ -94,15 +135,22 @@ def house_rules(game: str, table_id: str | None) -> set[str]:
             if spec.rule and spec.key in options and options[spec.key] != spec.default}
 
 
+def reader_book(game: str) -> Book | None:
+    """The book in the reader's language; English only where a translation is missing."""
+    if game not in RULES:
+        return None
+    return load_book(game, book_language()) or load_book(game)
+
+
 @bp.get("/")
 def index() -> str:
-    books = [(g, load_book(g)) for g in RULES]
+    books = [(g, reader_book(g)) for g in RULES]
     return render_template("rulebook_index.html", books=[(g, b) for g, b in books if b])
 
 
 @bp.get("/<game>")
 def book(game: str) -> str:
-    loaded = load_book(game) if game in RULES else None
+    loaded = reader_book(game)
     if loaded is None:
         abort(404)
     table_id = request.args.get("table")

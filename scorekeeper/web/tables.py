@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from flask import (
     Blueprint,
@@ -213,7 +214,14 @@ def language(code: str) -> WerkzeugResponse:
     target = request.referrer or url_for("tables.index")
     if not target.startswith(request.host_url):
         target = url_for("tables.index")
-    return redirect(target)
+    return redirect(_without_lang(target))
+
+
+def _without_lang(url: str) -> str:
+    """A page whose link named its language (the rule book's ``?lang=sv``) comes back in the new one."""
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "lang"]
+    return urlunsplit(parts._replace(query=urlencode(query)))
 
 
 @bp.get("/healthz")
