@@ -145,7 +145,7 @@ def test_an_illegal_capture_is_refused_with_its_rule_and_keeps_the_taps(sqlite_a
     move = MultiDict([("type", "play"), ("player:int", "0"), ("card", "9C"), ("capture:list", "3H"),
                       ("capture:list", "5S")])
     dry = preview(client, table["id"], move)
-    assert "✘" in dry and f'href="/rules/kasino?table={table["id"]}#KASINO-CAP-4"' in dry
+    assert "✘" in dry and f'href="/rules/kasino?table={table["id"]}&amp;lang=en#KASINO-CAP-4"' in dry
     refused = post(client, table["id"], move, status=422)
     tags = Page(refused)
     assert any(a.get("href", "").endswith("#KASINO-CAP-4") for a in tags.find("a", **{"class": "rule"}))

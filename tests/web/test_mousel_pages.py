@@ -266,7 +266,7 @@ def test_illegal_move_shows_its_rule_link(sqlite_app: Flask) -> None:
     refused = pick(client, table_id, html, "AS", status=422, **{"player:int": "0"})   # Anna, but Bo leads
     error = Page(refused.split('class="error"')[1].split("</div>")[0])
     links = error.find("a", **{"class": "rule"})
-    assert links and links[0]["href"].endswith(f"/rules/mousel?table={table_id}#MOUSEL-PLAY-1")
+    assert links and links[0]["href"].endswith(f"/rules/mousel?table={table_id}&lang=en#MOUSEL-PLAY-1")
     assert "it is Bo&#39;s turn to play, not Anna&#39;s" in refused
     assert Page(refused).form_with("card", "AS")                     # the picker is there to try again
     wrong = post(client, table_id, {**hidden(Page(refused).form_with("card")), "player:int": "1", "card": "6S"},

@@ -171,7 +171,7 @@ def test_muggins_banner_explains_the_penalty(sqlite_app: Flask) -> None:
     assert "Bo, Cleo and Dan each gave Anna a card: 3 cards go under Anna's draw pile." in text
     assert "The 4♥ was moved to muggins pile 1. Anna's turn is over." in text
     for rule in ("MUGGINS-PEN-1", "MUGGINS-PEN-2", "MUGGINS-PEN-3"):
-        assert f'href="/rules/muggins?table={table_id}#{rule}"' in html
+        assert f'href="/rules/muggins?table={table_id}&amp;lang=en#{rule}"' in html
     assert "mg-hide-pops" in html                               # the banner replaces the small pop
     assert "Anna: 4♥ on own pile — Muggins! moved to muggins pile 1" in html
     data = state(sqlite_app, table_id)
@@ -201,7 +201,7 @@ def test_coach_refuses_and_keeps_the_card_on_screen(sqlite_app: Flask) -> None:
     piles = destinations(html)                                  # tap again, no need to pick the card again
     assert "right" in piles[key(MUGGINS_PILE[0])]["class"]
     misfit = turn(client, table_id, "4H", MUGGINS_PILE[1], 0, status=422)
-    assert f"/rules/muggins?table={table_id}#MUGGINS-FIT-1" in misfit and destinations(misfit)
+    assert f"/rules/muggins?table={table_id}&amp;lang=en#MUGGINS-FIT-1" in misfit and destinations(misfit)
     assert state(sqlite_app, table_id)["placements"] == []
 
 

@@ -126,7 +126,7 @@ def test_illegal_bid_shows_its_rule_link(sqlite_app: Flask) -> None:
     refused = post(client, table_id, {"type": "bid", "player:int": "2", "tricks:int": "2"}, status=422)
     error = Page(refused.split('class="error"')[1].split("</div>")[0])
     links = error.find("a", **{"class": "rule"})
-    assert links and links[0]["href"].endswith("/rules/mulatschak?table=" + table_id + "#MULAT-BID-3")
+    assert links and links[0]["href"].endswith("/rules/mulatschak?table=" + table_id + "&lang=en#MULAT-BID-3")
     assert "a bid must be at least 4" in refused
     out_of_turn = post(client, table_id, {"type": "bid", "player:int": "0", "tricks:int": "4"}, status=422)
     assert "#MULAT-BID-2" in out_of_turn

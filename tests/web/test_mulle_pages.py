@@ -147,7 +147,7 @@ def test_a_capture_through_the_form_with_its_preview(sqlite_app: Flask) -> None:
     trail = preview(client, table_id, play(0, "9H"))
     assert "✔" in trail and "trail: 9♥ stays on the table" in trail
     illegal = preview(client, table_id, play(0, "KH", "3H", "5S"))
-    assert "✘" in illegal and f'href="/rules/mulle?table={table_id}#MULLE-CAP-4"' in illegal
+    assert "✘" in illegal and f'href="/rules/mulle?table={table_id}&amp;lang=en#MULLE-CAP-4"' in illegal
     assert state(sqlite_app, table_id)["cards_left"] == 100       # a dry run stores nothing
 
     after = post(client, table_id, play(0, "8C", "3H", "5S", "8D"))

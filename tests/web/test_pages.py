@@ -96,7 +96,7 @@ def test_illegal_form_move_answers_422_with_rule_link(client) -> None:
                            headers=HX)
     assert response.status_code == 422
     html = response.get_data(as_text=True)
-    assert f'href="/rules/scorepad?table={table_id}#SCOREPAD-END-2"' in html
+    assert f'href="/rules/scorepad?table={table_id}&amp;lang=en#SCOREPAD-END-2"' in html
     bad = client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "x", "points:int": "1"},
                       headers=HX)
     assert bad.status_code == 400

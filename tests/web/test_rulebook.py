@@ -170,3 +170,21 @@ def test_service_worker_caches_the_book_in_every_language(sqlite_app) -> None:
         assert f'"/rules/?lang={lang}"' in worker, lang
         for game in RULES:
             assert f'"/rules/{game}?lang={lang}"' in worker, (game, lang)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_refusal_links_to_its_rule_in_the_reader_language(sqlite_app, lang: str) -> None:
+    client = sqlite_app.test_client()
+    client.get(f"/lang/{lang}")
+    opened = client.post("/tables", data={"game": "scorepad", "players": ["Anna", "Bo"], "mode": "adjudicate",
+                                          "opt_scorepad_target": "5"})
+    table_id = opened.location.rsplit("/", 1)[1]
+    hx = {"HX-Request": "true"}
+    client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "0", "points:int": "5"}, headers=hx)
+    refused = client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "1", "points:int": "1"},
+                          headers=hx)
+    assert refused.status_code == 422
+    link = re.search(r'href="(/rules/scorepad\?[^"#]*)#(SCOREPAD-END-2)"', refused.get_data(as_text=True))
+    assert link and link.group(1) == f"/rules/scorepad?table={table_id}&amp;lang={lang}"
+    book = client.get(link.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    assert f'<article class="book" lang="{lang}">' in book and f'id="{link.group(2)}"' in book
