@@ -1,0 +1,42 @@
+"""The rule book works offline in every language: the service worker caches each language's pages."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+from werkzeug.serving import make_server
+
+
+def test_rule_books_open_offline_in_swedish_and_german(browser: Browser, tmp_path: Path) -> None:
+    from scorekeeper import create_app
+    from scorekeeper.extensions import db
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'o.sqlite'}", "SECRET_KEY": "offline"})
+    with app.app_context():
+        db.create_all()
+    # Our own server, so the test can really take it away (not only emulate a dropped network).
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    base = f"http://127.0.0.1:{server.server_port}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        context = browser.new_context(locale="sv-SE", service_workers="allow")
+        page = context.new_page()
+        page.goto(base + "/rules/?lang=sv")
+        expect(page.locator("h1")).to_have_text("Regelbok")
+        # The worker is active only once its install has cached the whole shell.
+        assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+    finally:
+        server.shutdown()
+        thread.join()
+
+    page.goto(base + "/rules/kasino?lang=sv#KASINO-TURN-5")
+    expect(page.locator("html")).to_have_attribute("lang", "sv")
+    expect(page.locator("#KASINO-TURN-5")).to_contain_text("Den som tar in alla kort på bordet gör en tabbe")
+    page.goto(base + "/rules/mulatschak?lang=de#MULAT-COMP-3")
+    expect(page.locator("#MULAT-COMP-3")).to_contain_text("Der Weli ist immer Trumpf")
+    page.goto(base + "/rules/mulle?lang=en")
+    expect(page.locator("#MULLE-CAP-7")).to_contain_text("is a mulle")
+    context.close()
