@@ -34,6 +34,12 @@ self.addEventListener("fetch", (event) => {
         caches.open(CACHE).then((cache) => cache.put(request, copy));
       }
       return response;
-    }).catch(() => caches.match(request).then((hit) => hit || caches.match(OFFLINE))));
+    }).catch(() => caches.match(request).then((hit) => hit || bookPage(url)).then((hit) => hit || caches.match(OFFLINE))));
   }
 });
+
+// Offline, a table's link to its rule book (?table=…&lang=sv) opens the cached book in that language.
+function bookPage(url) {
+  if (!url.pathname.startsWith("/rules")) return undefined;
+  return caches.match(url.pathname + "?lang=" + encodeURIComponent(url.searchParams.get("lang") || "en"));
+}

@@ -39,4 +39,8 @@ def test_rule_books_open_offline_in_swedish_and_german(browser: Browser, tmp_pat
     expect(page.locator("#MULAT-COMP-3")).to_contain_text("Der Weli ist immer Trumpf")
     page.goto(base + "/rules/mulle?lang=en")
     expect(page.locator("#MULLE-CAP-7")).to_contain_text("is a mulle")
+    # A table's link (never visited online) still opens the book in the language it names.
+    page.goto(base + "/rules/muggins?table=t1&lang=de#MUGGINS-FIT-1")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("#MUGGINS-FIT-1")).to_contain_text("Eine Karte passt auf eine oberste Karte")
     context.close()
