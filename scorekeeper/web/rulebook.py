@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, has_request_context, render_template, request
 from flask_babel import get_locale
 from markupsafe import Markup, escape
 
@@ -116,8 +116,10 @@ def book_language() -> str:
 @bp.url_defaults
 def _link_in_reader_language(endpoint: str, values: dict[str, object]) -> None:
     """Every link to the rule book names the language it was made in, so a refusal on a Swedish
-    screen opens the Swedish book and each language's page is cached offline on its own."""
-    values.setdefault("lang", book_language())
+    screen opens the Swedish book and each language's page is cached offline on its own. Without a
+    request (a link built for a message or a log) there is no reader, and the link leaves it open."""
+    if has_request_context():
+        values.setdefault("lang", book_language())
 
 
 def house_rules(game: str, table_id: str | None) -> set[str]:

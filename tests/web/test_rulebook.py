@@ -188,3 +188,11 @@ def test_a_refusal_links_to_its_rule_in_the_reader_language(sqlite_app, lang: st
     assert link and link.group(1) == f"/rules/scorepad?table={table_id}&amp;lang={lang}"
     book = client.get(link.group(1).replace("&amp;", "&")).get_data(as_text=True)
     assert f'<article class="book" lang="{lang}">' in book and f'id="{link.group(2)}"' in book
+
+
+def test_a_link_built_outside_a_request_leaves_the_language_to_the_reader(sqlite_app) -> None:
+    from flask import url_for
+
+    sqlite_app.config["SERVER_NAME"] = "table.test"
+    with sqlite_app.app_context():
+        assert url_for("rulebook.book", game="mulle") == "http://table.test/rules/mulle"
