@@ -707,6 +707,9 @@ class Mulatschak(BaseRules):
         deal = _deal(state)
         player = _player(state, event)
         home = event.get("type") == "stay_home"
+        if home and deal.declarer is not None and (deal.muli or deal.trump == "H"):
+            # No stay-home round at all in these deals: the duty to play is the rule at stake.
+            raise RuleViolation("MULAT-STAY-2", "nobody stays home when Herz is trumps or in a Muli")
         if deal.phase != "stay":
             raise RuleViolation("MULAT-STAY-1", "players decide to play or stay home once trumps are named")
         if player != deal.to_act:
