@@ -1297,31 +1297,43 @@ def _refresh_proposals(state: MulState, deal: Deal, played_by: int | None = None
         return evolve(state, deal=deal, scored=())
     holding = {p: hand for p in range(state.n) if (hand := deal.current_hand(p)) is not None}
     found = audit_revokes(deal.tricks, deal.trump, state.opts.duties, holding)
-    known = {(p.player, p.trick) for p in state.proposals}
+    known = {(p.player, p.trick): index for index, p in enumerate(state.proposals)}
     proposals = list(state.proposals)
     next_id = state.next_id
     for revoke in found:
         if (revoke.player, revoke.trick) in known:
+            # A pending proposal follows the evidence: when later cards prove a plainer duty
+            # (could follow, not only trump), that is the duty the table argues about.
+            index = known[(revoke.player, revoke.trick)]
+            old = proposals[index]
+            if old.status == "pending" and old.deal == deal.number and old.kind != revoke.kind:
+                proposals[index] = evolve(old, kind=revoke.kind, evidence=revoke.evidence,
+                                          evidence_trick=revoke.evidence_trick, message=revoke.describe())
             continue
         proposals.append(Proposal(next_id, deal.number, revoke.player, revoke.trick, revoke.card, revoke.kind,
                                   revoke.evidence, revoke.evidence_trick, revoke.describe()))
-        known.add((revoke.player, revoke.trick))
+        known[(revoke.player, revoke.trick)] = len(proposals) - 1
         next_id += 1
     return evolve(state, deal=deal, proposals=tuple(proposals), next_id=next_id, scored=())
 
 
 def _new_revoke_by(state: MulState, deal: Deal, player: int) -> bool:
-    """Do the cards ``player`` (hand not entered) has played prove a revoke not yet proposed?"""
+    """Do the cards ``player`` (hand not entered) has played prove a revoke not yet proposed, or
+    a plainer duty than a pending proposal names?"""
     assert deal.trump is not None
-    proposed = {p.trick for p in state.proposals if p.player == player}
+    proposed = {p.trick: (p.kind if p.status == "pending" else None)
+                for p in state.proposals if p.player == player and p.deal == deal.number}
     duties = state.opts.duties
     # Not the last trick: there the partial hand is the one card played, which is always legal.
     for index, trick in enumerate(deal.tricks[:-1]):
         for position, (seat, card) in enumerate(trick):
-            if seat != player or position == 0 or index + 1 in proposed:
+            if seat != player or position == 0:
                 continue
+            if index + 1 in proposed and proposed[index + 1] in (None, "follow"):
+                continue   # decided, or already the plainest duty
             hand = hand_at(deal.tricks, player, index)
-            if check_play(hand, [c for _, c in trick[:position]], card, deal.trump, duties) is not None:
+            breach = check_play(hand, [c for _, c in trick[:position]], card, deal.trump, duties)
+            if breach is not None and breach.kind != proposed.get(index + 1):
                 return True
     return False
 

@@ -3,10 +3,23 @@ its repro, and the same kind of mistake looked for elsewhere in the game."""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.cards import german_pack
 from scorekeeper.engine.mulatschak import Mulatschak, MulState
-from tests.engine.test_mulatschak import bid, home, new, pas, rule, run, trump
+from scorekeeper.engine.tricks import audit_revokes
+from tests.engine.test_mulatschak import bid, exch, home, join, js, new, pas, play, rule, run, trump
 
 R = Mulatschak()
+
+
+def plays(text: str) -> list[dict[str, Any]]:
+    """``"1 7H, 2 AL"`` → play events."""
+    return [play(int(p), c) for p, c in (item.split() for item in text.split(", "))]
 
 
 def three_players_declarer_1(suit: str) -> MulState:
@@ -28,3 +41,64 @@ def test_stay_2_cited_for_staying_home_in_a_muli() -> None:
 
 def test_stay_1_still_cited_out_of_phase_when_staying_home_is_allowed() -> None:
     assert rule(run(new(3), bid(1, 1)), home(2)) == "MULAT-STAY-1"
+
+
+REVOKE_RELABEL = ("1 7H, 2 AL, 0 KH, 0 AS, 1 7S, 2 9E, 2 8H, 0 AH, 1 9H, 0 8L, 1 10L, 2 UL, 2 OL, 0 9L, "
+                  "1 10S")
+
+
+def relabel_deal() -> list[dict[str, Any]]:
+    return [join(2), join(0), exch(1, 0), exch(2, 0), exch(0, 0), *plays(REVOKE_RELABEL)]
+
+
+def test_pending_revoke_is_relabelled_when_later_plays_prove_a_plainer_duty() -> None:
+    s = three_players_declarer_1("E")
+    events = relabel_deal()
+    # After player 2's 9E (trick 2) the cards prove only the duty to trump.
+    early = run(s, *events[:5 + 6])
+    [first] = js(early)["proposals"]
+    assert (first["kind"], first["rule"], first["evidence"], first["evidence_trick"]) == \
+        ("trump", "MULAT-PLAY-4", "9E", 2)
+    # Player 2's 8H (trick 3) proves they could have followed hearts at trick 1.
+    s = run(s, *events)
+    [prop] = js(s)["proposals"]
+    assert (prop["id"], prop["player"], prop["trick"], prop["card"]) == (1, 2, 1, "AL")
+    assert (prop["kind"], prop["rule"], prop["evidence"], prop["evidence_trick"]) == \
+        ("follow", "MULAT-PLAY-3", "8H", 3)
+    assert "must follow H" in prop["message"] and "8H (trick 3)" in prop["message"]
+    assert prop["status"] == "pending"
+
+
+def test_a_decided_proposal_keeps_its_label() -> None:
+    s = three_players_declarer_1("E")
+    events = relabel_deal()
+    s = run(s, *events[:5 + 6], {"type": "confirm", "proposal": 1}, *events[5 + 6:-1])
+    [prop] = js(s)["proposals"]
+    assert (prop["kind"], prop["rule"], prop["status"]) == ("trump", "MULAT-PLAY-4", "confirmed")
+
+
+@settings(max_examples=60)
+@given(st.integers(3, 4), st.randoms(use_true_random=False))
+def test_pending_proposals_always_name_the_duty_a_full_audit_finds(n: int, rnd: random.Random) -> None:
+    """Played without entered hands (any card accepted), after every card each pending proposal
+    carries the kind and evidence a full retroactive audit gives for its (player, trick)."""
+    pack = sorted(german_pack())
+    rnd.shuffle(pack)
+    hands = [pack[5 * p:5 * p + 5] for p in range(n)]
+    s = run(new(n), bid(1, 1), *[pas(p % n) for p in range(2, n + 1)], trump(1, rnd.choice("SLE")))
+    s = run(s, *[join(p % n) for p in range(2, n + 1)], *[exch(p % n, 0) for p in range(1, n + 1)])
+    for _ in range(5 * n):
+        player = js(s)["deal"]["to_act"]
+        card = rnd.choice(hands[player])
+        hands[player].remove(card)
+        s = run(s, play(player, str(card)))
+        deal = s.deal
+        assert deal is not None
+        if deal.trump is None:   # the deal was booked: no proposals were pending
+            break
+        audit = {(r.player, r.trick): r for r in audit_revokes(deal.tricks, deal.trump, s.opts.duties)}
+        assert {(p.player, p.trick) for p in s.proposals} == set(audit)
+        for prop in s.proposals:
+            found = audit[(prop.player, prop.trick)]
+            assert (prop.kind, prop.evidence, prop.evidence_trick) == \
+                (found.kind, found.evidence, found.evidence_trick)

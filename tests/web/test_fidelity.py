@@ -35,3 +35,22 @@ def test_mulatschak_staying_home_under_herz_cites_stay_2(api: Api) -> None:
         {"type": "pass", "player": 0}, {"type": "trump", "player": 1, "suit": "H"}])
     error = refused(api, table, {"type": "stay_home", "player": 2})
     assert (error["code"], error["rule"]) == ("illegal_move", "MULAT-STAY-2")
+
+
+def plays(text: str) -> list[dict[str, Any]]:
+    """``"1 7H, 2 AL"`` → play events."""
+    return [{"type": "play", "player": int(p), "card": c} for p, c in (item.split() for item in text.split(", "))]
+
+
+def test_mulatschak_revoke_proposal_relabelled_by_later_evidence(api: Api) -> None:
+    table = table_after(api, "mulatschak", THREE, [
+        {"type": "bid", "player": 1, "tricks": 1}, {"type": "pass", "player": 2},
+        {"type": "pass", "player": 0}, {"type": "trump", "player": 1, "suit": "E"},
+        {"type": "join", "player": 2}, {"type": "join", "player": 0},
+        *[{"type": "exchange", "player": p, "count": 0} for p in (1, 2, 0)],
+        *plays("1 7H, 2 AL, 0 KH, 0 AS, 1 7S, 2 9E, 2 8H, 0 AH, 1 9H, 0 8L, 1 10L, 2 UL, 2 OL, 0 9L, 1 10S")])
+    [proposal] = api.get(table).json["state"]["proposals"]
+    assert (proposal["id"], proposal["player"], proposal["trick"], proposal["card"]) == (1, 2, 1, "AL")
+    assert (proposal["rule"], proposal["kind"], proposal["evidence"], proposal["evidence_trick"]) == \
+        ("MULAT-PLAY-3", "follow", "8H", 3)
+    assert proposal["status"] == "pending"
