@@ -165,6 +165,9 @@ class Deal:
     decisions: tuple[tuple[int, int | None], ...] = ()  # (seat, cards exchanged or None = folded)
     pile: int = 0  # cards thrown away and not yet reshuffled
     reshuffles: int = 0
+    # seats besides the taker that may hold the turned-up card: they drew from a stock into
+    # which the taker's thrown-away cards had been reshuffled
+    trump_reach: tuple[int, ...] = ()
 
     @property
     def n(self) -> int:
@@ -867,9 +870,19 @@ def _on_exchange(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     stock, pile, reshuffles = deal.stock, deal.pile, deal.reshuffles
     if count > stock:  # MOUSEL-OPT-RESHUFFLE: the pile becomes the new stock
         stock, pile, reshuffles = stock + pile, 0, reshuffles + 1
+    reach = deal.trump_reach
+    if count and (reach or (count > deal.stock and _taker_threw(state, deal))):
+        reach += (player,)
     new = _evolve(deal, stock=stock - count, pile=pile + count, reshuffles=reshuffles,
-                  decisions=deal.decisions + ((player, count),))
+                  decisions=deal.decisions + ((player, count),), trump_reach=reach)
     return _with_deal(state, _after_decision(new))
+
+
+def _taker_threw(state: MouselState, deal: Deal) -> bool:
+    """Could the turned-up card be in the pile? The taker decides first; only he ever held it."""
+    if state.opts.keep_trumpcard:
+        return False
+    return any(seat == deal.taker and count for seat, count in deal.decisions)
 
 
 def _on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -961,8 +974,7 @@ def _check_unseen(state: MouselState, deal: Deal, play: Play, player: int, card:
         raise RuleViolation("MOUSEL-COMP-1", f"{card} was turned up, refused and set aside; it is out of play",
                             card=str(card))
     # The turn-up card can reach another hand only through a reshuffle of thrown-away cards.
-    free = deal.reshuffles > 0 and not state.opts.keep_trumpcard
-    if card == deal.trump_card and player != deal.taker and not free:
+    if card == deal.trump_card and player != deal.taker and player not in deal.trump_reach:
         assert deal.taker is not None
         raise RuleViolation("MOUSEL-COMP-1", f"{card} is the turned-up card that {state.players[deal.taker]} took",
                             card=str(card))

@@ -54,3 +54,23 @@ def test_mulatschak_revoke_proposal_relabelled_by_later_evidence(api: Api) -> No
     assert (proposal["rule"], proposal["kind"], proposal["evidence"], proposal["evidence_trick"]) == \
         ("MULAT-PLAY-3", "follow", "8H", 3)
     assert proposal["status"] == "pending"
+
+
+MOUSEL_RESHUFFLE = [
+    {"type": "deal", "dealer": 3}, {"type": "turn_up", "card": "AS"},
+    *[{"type": "refuse", "player": p} for p in (4, 0, 1, 2, 3)],
+    {"type": "turn_up", "card": "9C"}, {"type": "take", "player": 4},
+    {"type": "exchange", "player": 4, "count": 5}, {"type": "fold", "player": 0},
+    {"type": "exchange", "player": 1, "count": 1}, {"type": "exchange", "player": 2, "count": 0},
+    {"type": "fold", "player": 3}, {"type": "discard", "player": 4},
+    {"type": "play", "player": 4, "card": "8S"}, {"type": "play", "player": 1, "card": "JS"}]
+
+
+def test_mousel_turn_up_only_from_a_player_who_could_draw_it(api: Api) -> None:
+    players = ["Anna", "Bo", "Cia", "Dag", "Eva"]
+    options = {"reshuffle": True, "dealer_must_take": True, "end_refund": True}
+    table = table_after(api, "mousel", players, MOUSEL_RESHUFFLE, **options)
+    error = refused(api, table, {"type": "play", "player": 2, "card": "9C"})
+    assert (error["code"], error["rule"]) == ("illegal_move", "MOUSEL-COMP-1")
+    legal = table_after(api, "mousel", players, MOUSEL_RESHUFFLE[:-1], **options)
+    assert api.post(legal, {"type": "play", "player": 1, "card": "9C"}).status_code == 201
