@@ -698,6 +698,9 @@ def _on_look(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         raise RuleViolation("MOUSEL-TRUMP-1", "only the dealer's look matters: the others look at once")
     if deal.looked:
         raise RuleViolation("MOUSEL-TRUMP-1", "the dealer has already looked at his hand")
+    if deal.phase == "turn_up":
+        raise RuleViolation("MOUSEL-TRUMP-1", "no card is on offer yet: the dealer looks at his hand only "
+                                              "once a card is turned up")
     return _with_deal(state, _evolve(deal, looked=True, looked_by_event=True, blind=False))
 
 
@@ -1161,11 +1164,13 @@ def _hints(state: MouselState) -> list[Event]:
         return [first, {"type": "end_session"}]
     player = deal.to_act()
     if deal.phase == "turn_up":
-        return [] if deal.looked else [{"type": "look", "player": deal.dealer}]
+        return []
     if deal.phase == "offer":
         out: list[Event] = [{"type": "take", "player": player}]
         if not (player == deal.dealer and not deal.blind and _last_card(state, deal)):
             out.append({"type": "refuse", "player": player})
+        if deal.blind:
+            out.append({"type": "look", "player": deal.dealer})
         return out
     if deal.phase == "exchange":
         assert player is not None

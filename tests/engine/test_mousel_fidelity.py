@@ -3,7 +3,7 @@ its repro, and the same kind of mistake looked for elsewhere in the game."""
 
 from __future__ import annotations
 
-from scorekeeper.engine.mousel import MouselState
+from scorekeeper.engine.mousel import Mousel, MouselState
 from tests.engine.test_mousel import (
     deal,
     discard,
@@ -18,6 +18,7 @@ from tests.engine.test_mousel import (
     turn,
 )
 
+R = Mousel()
 OPTIONS = {"reshuffle": True, "dealer_must_take": True, "end_refund": True}
 
 
@@ -52,3 +53,19 @@ def test_everyone_drawing_after_the_reshuffle_may_hold_the_turn_up() -> None:
     assert run(state, *plays((0, "9C"))).play is not None          # 0 drew first from the new stock
     assert run(state, *plays((0, "7C"), (1, "9C"))).play is not None   # and so did 1
     assert refused(run(state, *plays((0, "7C"), (1, "8C"))), plays((2, "9C"))[0]).rule == "MOUSEL-COMP-1"
+
+
+def test_dealer_look_before_any_turn_up_is_refused() -> None:
+    state = run(new(), deal(3))
+    assert refused(state, {"type": "look", "player": 3}).rule == "MOUSEL-TRUMP-1"
+    # Between turn-ups the dealer has looked already (the refused card went round).
+    between = run(state, turn("8C"), *refuse(3, 0, 1, 2, 3))
+    assert refused(between, {"type": "look", "player": 3}).rule == "MOUSEL-TRUMP-1"
+
+
+def test_dealer_look_with_the_card_on_offer_costs_the_blind_take() -> None:
+    state = run(new(), deal(3), turn("8C"))
+    assert {"type": "look", "player": 3} in R.hints(state)
+    looked = run(state, {"type": "look", "player": 3})
+    assert refused(looked, take(3)).rule == "MOUSEL-TRUMP-2"
+    assert {"type": "look", "player": 3} not in R.hints(looked)

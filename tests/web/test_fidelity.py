@@ -74,3 +74,11 @@ def test_mousel_turn_up_only_from_a_player_who_could_draw_it(api: Api) -> None:
     assert (error["code"], error["rule"]) == ("illegal_move", "MOUSEL-COMP-1")
     legal = table_after(api, "mousel", players, MOUSEL_RESHUFFLE[:-1], **options)
     assert api.post(legal, {"type": "play", "player": 1, "card": "9C"}).status_code == 201
+
+
+def test_mousel_dealer_look_before_any_turn_up_is_refused(api: Api) -> None:
+    table = table_after(api, "mousel", ["Anna", "Bo", "Cia", "Dag"], [{"type": "deal", "dealer": 3}])
+    error = refused(api, table, {"type": "look", "player": 3})
+    assert (error["code"], error["rule"]) == ("illegal_move", "MOUSEL-TRUMP-1")
+    assert api.post(table, {"type": "turn_up", "card": "8C"}).status_code == 201
+    assert api.post(table, {"type": "look", "player": 3}).status_code == 201
