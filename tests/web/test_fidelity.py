@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.web.conftest import Api
 
 THREE = ["Anna", "Bo", "Cia"]
@@ -82,3 +84,22 @@ def test_mousel_dealer_look_before_any_turn_up_is_refused(api: Api) -> None:
     assert (error["code"], error["rule"]) == ("illegal_move", "MOUSEL-TRUMP-1")
     assert api.post(table, {"type": "turn_up", "card": "8C"}).status_code == 201
     assert api.post(table, {"type": "look", "player": 3}).status_code == 201
+
+
+ONE_OF_HEARTS = [
+    ("mulle", 2, {"type": "deal", "dealer": 0, "table": ["1H", "9C", "4H", "AS"]}),
+    ("kasino", 2, {"type": "deal", "dealer": 0, "table": ["1H", "9S", "KH", "AC"]}),
+    ("mousel", 4, {"type": "turn_up", "card": "1H"}),
+    ("muggins", 3, {"type": "setup", "muggins": ["1H", "9C", "KD", "2S"], "dealer": 2}),
+    ("mulatschak", 4, {"type": "hand", "player": 1, "cards": ["1H", "KS", "OS", "US", "10S"]}),
+]
+
+
+@pytest.mark.parametrize("game, players, event", ONE_OF_HEARTS, ids=[g for g, _, _ in ONE_OF_HEARTS])
+def test_rank_1_is_bad_notation_with_a_hint_in_every_game(api: Api, game: str, players: int,
+                                                         event: dict[str, Any]) -> None:
+    before = [{"type": "deal", "dealer": 0}] if game == "mousel" else []
+    table = table_after(api, game, [f"P{i}" for i in range(players)], before)
+    error = refused(api, table, event, status=400)
+    assert error["code"] == "bad_notation" and error["rule"] is None
+    assert "did you mean AH or 10H?" in error["message"]
