@@ -102,3 +102,29 @@ def test_pending_proposals_always_name_the_duty_a_full_audit_finds(n: int, rnd: 
             found = audit[(prop.player, prop.trick)]
             assert (prop.kind, prop.evidence, prop.evidence_trick) == \
                 (found.kind, found.evidence, found.evidence_trick)
+
+
+def test_proposal_ids_run_on_across_deals() -> None:
+    """docs/api.md: ids are unique for the game; the relabel deal again, one seat on, in deal 2."""
+    s = run(three_players_declarer_1("E"), *relabel_deal(), {"type": "confirm", "proposal": 1})
+    assert js(s)["deal"]["number"] == 2 and js(s)["proposals"] == []
+    turned = ", ".join(f"{(int(p) + 1) % 3} {c}" for p, c in (x.split() for x in REVOKE_RELABEL.split(", ")))
+    s = run(s, bid(2, 1), pas(0), pas(1), trump(2, "E"), join(0), join(1), exch(2, 0), exch(0, 0), exch(1, 0),
+            *plays(turned))
+    [prop] = js(s)["proposals"]
+    assert (prop["id"], prop["deal"], prop["player"], prop["rule"]) == (2, 2, 0, "MULAT-PLAY-3")
+
+
+def test_hand_muli_and_collapse_are_accepted_out_of_turn_as_documented() -> None:
+    s = new(4)                                             # bidding: player 1 is to act
+    assert js(run(s, {"type": "hand", "player": 3, "cards": ["AS", "KS", "OS", "US", "10S"]}))["deal"][
+        "hands_entered"] == [False, False, False, True]
+    assert js(run(s, {"type": "muli", "player": 3}))["deal"]["declarer"] == 3
+    weak = run(s, {"type": "collapse", "player": 2, "cards": ["7S", "8L", "9E", "10H", "10L"]})
+    assert js(weak)["deal"]["collapses"] == 1
+    assert rule(run(s, bid(1, 2)), {"type": "muli", "player": 3}) == "MULAT-BID-8"      # window closed
+    playing = run(three_players_declarer_1("E"), *relabel_deal()[:5 + 2])               # mid-trick
+    assert js(run(playing, {"type": "hand", "player": 1, "cards": ["7S", "9H", "10L", "10S"]}))["deal"][
+        "hands_entered"] == [False, True, False]
+    assert rule(run(three_players_declarer_1("E"), home(2)), {"type": "hand", "player": 2, "cards": []}) \
+        == "MULAT-STAY-5"
