@@ -210,6 +210,9 @@ class Deal:
     tricks: Plays = ()
     leader: int | None = None
     owners: tuple[tuple[Card, int], ...] = ()   # seen cards: holder (or who threw it away); -1 out of play
+    # seen cards a reshuffle put back into play: who may hold them now (their last holder, and
+    # every player who drew from the new stock); a later owner above overrides
+    reach: tuple[tuple[Card, tuple[int, ...]], ...] = ()
     hands: tuple[tuple[Card, ...] | None, ...] = ()  # entered hands, as entered
 
     # -- derived facts --
@@ -791,7 +794,7 @@ class Mulatschak(BaseRules):
             _check_limit(state, count)
             # An entered hand is forgotten before drawing: a reshuffle must not trust it any more.
             base = _forget_hand(deal, player) if count else deal
-            new = _throw_and_draw(state, base, count, count, "MULAT-EXCH-9")
+            new = _throw_and_draw(state, base, player, count, "MULAT-EXCH-9")
             new = evolve(new, exchanges=new.exchanges + (Exchange(player, "normal", count, count),))
         elif kind == "sight":
             new = self._sight(state, deal, player, event)
@@ -821,13 +824,13 @@ class Mulatschak(BaseRules):
             if need == 2 and _available(state, thrown) == 1:
                 raise RuleViolation("MULAT-EXCH-4", "only one stock card is left: the face-up card must be kept")
             raise RuleViolation("MULAT-EXCH-9", "the stock is empty", stock=_available(state, deal))
-        new = _take(state, thrown, 1)
+        new = _take(state, thrown, 1, player)
         _check_unseen(new, card, None)
         if keep:
             new = new.with_owner(card, player)
         else:
             # Thrown away before the next card is dealt, so a reshuffle may bring it back.
-            new = _take(state, evolve(new.with_owner(card, -1), discards=new.discards + 1), 1)
+            new = _take(state, evolve(new.with_owner(card, -1), discards=new.discards + 1), 1, player)
         return evolve(new, exchanges=new.exchanges + (Exchange(player, "sight", 1, need, (card,), keep),))
 
     def _sau_or_seven(self, state: MulState, deal: Deal, player: int, kind: str) -> Deal:
@@ -850,7 +853,7 @@ class Mulatschak(BaseRules):
         if _available(state, thrown) < draw:
             raise RuleViolation("MULAT-EXCH-9", f"this exchange needs {draw} stock cards; "
                                 f"{_available(state, deal)} left", stock=_available(state, deal))
-        new = _take(state, thrown, draw)
+        new = _take(state, thrown, draw, player)
         new = evolve(new, discards=new.discards + extra).with_owner(keep, player)
         return evolve(new, exchanges=new.exchanges + (Exchange(player, kind, 4, draw, (keep,)),))
 
@@ -1186,7 +1189,15 @@ def _check_unseen(deal: Deal, card: Card, player: int | None) -> None:
     if card in deal.all_played():
         raise RuleViolation("MULAT-COMP-1", f"{card} has already been played in this deal", card=str(card))
     holder = deal.owner(card)
-    if holder is None or holder == player:
+    if holder is None:
+        who = dict(deal.reach).get(card) if player is not None and deal.reach else None
+        if who is not None and player not in who:
+            seats = ", ".join(str(p) for p in who) or "nobody yet"
+            raise RuleViolation("MULAT-COMP-1", f"{card} was seen before the stock was reshuffled: since then only "
+                                f"its last holder or a player who drew from the new stock can have it ({seats})",
+                                card=str(card), holders=list(who))
+        return
+    if holder == player:
         return
     if holder == -1:
         raise RuleViolation("MULAT-COMP-1", f"{card} has been thrown away in this deal", card=str(card))
@@ -1223,23 +1234,32 @@ def _can_exchange(state: MulState, deal: Deal, player: int) -> bool:
     return state.opts.reshuffle or _available(state, deal) > 0
 
 
-def _take(state: MulState, deal: Deal, count: int) -> Deal:
-    """Draw from the stock; with MULAT-OPT-RESHUFFLE the thrown cards become a new stock when it runs out."""
+def _take(state: MulState, deal: Deal, count: int, player: int) -> Deal:
+    """``player`` draws from the stock; with MULAT-OPT-RESHUFFLE the thrown cards become a new stock
+    when it runs out."""
     if count <= deal.stock:
-        return evolve(deal, stock=deal.stock - count)
-    short = count - deal.stock
-    assert state.opts.reshuffle and short <= deal.discards
-    # Thrown cards go back into play: only cards in an entered, untouched hand are still placed.
-    owners = tuple((c, h) for c, h in deal.owners
-                   if h >= 0 and (hand := deal.hands[h]) is not None and c in hand)
-    return evolve(deal, stock=deal.discards - short, discards=0, owners=owners)
+        new = evolve(deal, stock=deal.stock - count)
+    else:
+        short = count - deal.stock
+        assert state.opts.reshuffle and short <= deal.discards
+        # Thrown cards go back into play: only cards in an entered, untouched hand are still placed.
+        # Any other seen card may be in the new stock, so from now on it may reach whoever draws
+        # (and may still be with its last holder), but never a player who drew before.
+        owners = tuple((c, h) for c, h in deal.owners
+                       if h >= 0 and (hand := deal.hands[h]) is not None and c in hand)
+        reach = dict(deal.reach)
+        reach.update((c, (h,) if h >= 0 else ()) for c, h in deal.owners if (c, h) not in owners)
+        new = evolve(deal, stock=deal.discards - short, discards=0, owners=owners, reach=tuple(reach.items()))
+    if count and new.reach:
+        new = evolve(new, reach=tuple((c, who if player in who else who + (player,)) for c, who in new.reach))
+    return new
 
 
-def _throw_and_draw(state: MulState, deal: Deal, thrown: int, drawn: int, rule: str) -> Deal:
-    after_throw = evolve(deal, discards=deal.discards + thrown)
-    if drawn > _available(state, after_throw):
+def _throw_and_draw(state: MulState, deal: Deal, player: int, count: int, rule: str) -> Deal:
+    after_throw = evolve(deal, discards=deal.discards + count)
+    if count > _available(state, after_throw):
         raise RuleViolation(rule, f"only {_available(state, deal)} stock cards are left", stock=_available(state, deal))
-    return _take(state, after_throw, drawn)
+    return _take(state, after_throw, count, player)
 
 
 def _deal_face_up(state: MulState, deal: Deal, player: int, face_up: Sequence[Card], thrown: int,
@@ -1264,7 +1284,7 @@ def _deal_face_up(state: MulState, deal: Deal, player: int, face_up: Sequence[Ca
     last_is_trump = _is_trump(last, trump) or (len(face_up) == 1 and trump_first)
     if last_is_trump and not exhausted:
         raise RuleViolation(rule, f"{last} is a trump, so another card is dealt face up", card=str(last))
-    new = _take(state, after_throw, drawn)
+    new = _take(state, after_throw, drawn, player)
     for card in face_up:
         _check_unseen(new, card, None)   # after any reshuffle, which puts thrown cards back in play
     new = evolve(new, discards=new.discards + len(face_up))

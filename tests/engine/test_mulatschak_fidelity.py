@@ -128,3 +128,28 @@ def test_hand_muli_and_collapse_are_accepted_out_of_turn_as_documented() -> None
         "hands_entered"] == [False, True, False]
     assert rule(run(three_players_declarer_1("E"), home(2)), {"type": "hand", "player": 2, "cards": []}) \
         == "MULAT-STAY-5"
+
+
+# --- the same class of mistake elsewhere: a card's possible holders after a reshuffle ------------
+
+
+def five_players_reshuffled() -> MulState:
+    """Five players, MULAT-OPT-RESHUFFLE, stock 8. Player 1 (declarer) exchanges one on sight and
+    throws the face-up 9H away; 2 exchanges 5 (one card left); 3's exchange of 3 reshuffles the
+    thrown cards into a new stock; 4 stands pat; 0 draws 1 from the new stock."""
+    s = run(new(5, reshuffle=True), bid(1, 1), pas(2), pas(3), pas(4), pas(0), trump(1, "E"),
+            join(2), join(3), join(4), join(0),
+            {"type": "exchange", "player": 1, "kind": "sight", "card": "9H", "keep": False},
+            exch(2, 5), exch(3, 3), exch(4, 0), exch(0, 1))
+    assert js(s)["deal"]["phase"] == "play"
+    return run(s, play(1, "7H"))
+
+
+def test_a_card_thrown_before_a_reshuffle_reaches_only_those_who_drew_after_it() -> None:
+    s = five_players_reshuffled()
+    assert rule(s, play(2, "9H")) == "MULAT-COMP-1"         # drew before the reshuffle
+    s = run(s, play(2, "8H"))
+    assert js(run(s, play(3, "9H")))["deal"]["tricks"][0]["cards"][-1] == {"player": 3, "card": "9H"}
+    s = run(s, play(3, "10H"))
+    assert rule(s, play(4, "9H")) == "MULAT-COMP-1"         # drew nothing
+    assert js(run(s, play(4, "KH"), play(0, "9H")))["deal"]["tricks"][0]["winner"] is not None
