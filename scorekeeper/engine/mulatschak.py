@@ -487,7 +487,7 @@ class Mulatschak(BaseRules):
             _check_unseen(deal, card, player)
         untouched = not any(e.player == player for e in deal.exchanges)
         if deal.weli_to == player and untouched and WELI not in cards and WELI not in played:
-            raise RuleViolation("MULAT-DEAL-3", f"player {player} kept the Weli at the cut; it is in the hand")
+            raise RuleViolation(_weli_rule(deal), f"player {player} kept the Weli at the {deal.cut}; it is in the hand")
         hands = list(deal.hands)
         hands[player] = tuple(cards)
         entered = set(cards)   # distinct (checked above): the same owners as with_owner card by card
@@ -509,7 +509,7 @@ class Mulatschak(BaseRules):
         for card in cards:
             _check_unseen(deal, card, player)
         if deal.weli_to == player and WELI not in cards:
-            raise RuleViolation("MULAT-DEAL-3", f"player {player} kept the Weli at the cut; it is in the hand")
+            raise RuleViolation(_weli_rule(deal), f"player {player} kept the Weli at the {deal.cut}; it is in the hand")
         entered = deal.hands[player]
         if entered is not None and set(entered) != set(cards):
             raise RuleViolation("MULAT-DEAL-7", f"player {player} entered a different hand before")
@@ -1203,6 +1203,11 @@ def _check_unseen(deal: Deal, card: Card, player: int | None) -> None:
         raise RuleViolation("MULAT-COMP-1", f"{card} has been thrown away in this deal", card=str(card))
     raise RuleViolation("MULAT-COMP-1", f"{card} has already been seen with player {holder}", card=str(card),
                         holder=holder)
+
+
+def _weli_rule(deal: Deal) -> str:
+    """The Weli is kept at a cut (MULAT-DEAL-3) or at a knock (MULAT-DEAL-4)."""
+    return "MULAT-DEAL-4" if deal.cut == "knock" else "MULAT-DEAL-3"
 
 
 def _check_no_weak_hand(state: MulState, deal: Deal) -> None:

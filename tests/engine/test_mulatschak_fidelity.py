@@ -153,3 +153,15 @@ def test_a_card_thrown_before_a_reshuffle_reaches_only_those_who_drew_after_it()
     s = run(s, play(3, "10H"))
     assert rule(s, play(4, "9H")) == "MULAT-COMP-1"         # drew nothing
     assert js(run(s, play(4, "KH"), play(0, "9H")))["deal"]["tricks"][0]["winner"] is not None
+
+
+# --- the same class of mistake elsewhere: a refusal citing a neighbouring rule id ---------------
+
+
+def test_weli_kept_at_a_knock_cites_deal_4_not_the_cut() -> None:
+    knocked = run(new(4), {"type": "knock", "player": 3, "weli": True})
+    weak = {"type": "collapse", "player": 3, "cards": ["7S", "8L", "9E", "10H", "10L"]}
+    assert rule(knocked, weak) == "MULAT-DEAL-4"
+    assert rule(knocked, {"type": "hand", "player": 3, "cards": ["7S", "8L", "9E", "10H", "10L"]}) == "MULAT-DEAL-4"
+    cut = run(new(4), {"type": "cut", "player": 3, "weli": True})
+    assert rule(cut, weak) == "MULAT-DEAL-3"
