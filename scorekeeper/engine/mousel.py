@@ -932,6 +932,9 @@ def _on_discard(state: MouselState, event: Mapping[str, Any]) -> MouselState:
 def _on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = _player(event, len(state.players))
     deal, play = state.deal, state.play
+    if deal is not None and deal.phase == "review":
+        raise RuleViolation("MOUSEL-POT-8", f"all {deal.n} tricks are played; confirm or dismiss the revoke "
+                                            "proposals first")
     if deal is None or deal.phase != "play" or play is None:
         raise RuleViolation("MOUSEL-EXCH-6", "no card is played before everyone has decided and the taker "
                                              f"has thrown away his extra card (phase: {state.phase})")
@@ -1118,7 +1121,8 @@ def _on_deal_result(state: MouselState, event: Mapping[str, Any]) -> MouselState
     if taker in folded:
         raise RuleViolation("MOUSEL-EXCH-2", f"{names[taker]} took the trump card and can never fold")
     if all(s in folded for s in ring if s != taker):
-        raise RuleViolation("MOUSEL-EXCH-3", "the taker needs at least one opponent: someone must play")
+        rule = "MOUSEL-OPT-LAST-IN-ORDER" if state.opts.last_in_order else "MOUSEL-EXCH-3"
+        raise RuleViolation(rule, "the taker needs at least one opponent: someone must play")
     active = tuple(s for s in sorted(ring) if s not in folded)
     idle = [s for s in range(count) if s not in active and tricks[s]]
     if idle:

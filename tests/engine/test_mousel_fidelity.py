@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from scorekeeper.engine.mousel import Mousel, MouselState
 from tests.engine.test_mousel import (
+    _finish_revoke_deal,
+    _revoke_table,
     deal,
     discard,
     ex,
@@ -69,3 +71,18 @@ def test_dealer_look_with_the_card_on_offer_costs_the_blind_take() -> None:
     looked = run(state, {"type": "look", "player": 3})
     assert refused(looked, take(3)).rule == "MOUSEL-TRUMP-2"
     assert {"type": "look", "player": 3} not in R.hints(looked)
+
+
+# --- the same class of mistake elsewhere: a refusal citing a neighbouring rule id ---------------
+
+
+def test_tally_everyone_folded_cites_last_in_order_like_the_live_fold() -> None:
+    result = {"type": "deal_result", "taker": 0, "tricks": [4, 0, 0, 0], "folded": [1, 2, 3]}
+    assert refused(new(last_in_order=True, mode="tally"), result).rule == "MOUSEL-OPT-LAST-IN-ORDER"
+    assert refused(new(mode="tally"), result).rule == "MOUSEL-EXCH-3"
+
+
+def test_a_card_played_while_revokes_await_a_verdict_cites_pot_8() -> None:
+    state = _finish_revoke_deal(_revoke_table())
+    assert state.deal is not None and state.deal.phase == "review"
+    assert refused(state, plays((1, "8C"))[0]).rule == "MOUSEL-POT-8"
