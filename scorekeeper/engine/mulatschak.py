@@ -843,9 +843,7 @@ class Mulatschak(BaseRules):
             if trump != "S":
                 raise RuleViolation(rule, "six on the seven is only allowed when Schelle is trumps")
         _check_limit(state, 4)
-        holder = deal.owner(keep)
-        if holder is not None and holder != player:
-            raise RuleViolation("MULAT-COMP-1", f"{keep} has already been seen elsewhere", card=str(keep))
+        _check_unseen(deal, keep, player)   # seen elsewhere, or out of reach since a reshuffle
         entered = deal.current_hand(player)
         if entered is not None and keep not in entered:
             raise RuleViolation(rule, f"player {player} does not hold {keep}", card=str(keep))

@@ -165,3 +165,14 @@ def test_weli_kept_at_a_knock_cites_deal_4_not_the_cut() -> None:
     assert rule(knocked, {"type": "hand", "player": 3, "cards": ["7S", "8L", "9E", "10H", "10L"]}) == "MULAT-DEAL-4"
     cut = run(new(4), {"type": "cut", "player": 3, "weli": True})
     assert rule(cut, weak) == "MULAT-DEAL-3"
+
+
+def test_five_on_the_sau_out_of_reach_after_a_reshuffle() -> None:
+    """The trump Sau shown on sight and thrown away, then reshuffled: only a player who drew from
+    the new stock can hold it, so a later player cannot exchange five on it."""
+    s = run(new(5, reshuffle=True), bid(1, 1), pas(2), pas(3), pas(4), pas(0), trump(1, "E"),
+            join(2), join(3), join(4), join(0),
+            {"type": "exchange", "player": 1, "kind": "sight", "card": "AE", "keep": False})
+    assert rule(s, {"type": "exchange", "player": 2, "kind": "sau"}) == "MULAT-COMP-1"   # thrown away
+    s = run(s, exch(2, 5), exch(3, 3))                                                  # 3 reshuffles
+    assert rule(s, {"type": "exchange", "player": 4, "kind": "sau"}) == "MULAT-COMP-1"
