@@ -26,7 +26,8 @@ SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 # Laub = spades, Eichel = clubs) are accepted on input only.
 _GERMAN_FROM_SYMBOL = {"♥": "H", "♦": "S", "♠": "L", "♣": "E"}
 _FRENCH_FROM_SYMBOL = {sym: letter for letter, sym in SUIT_SYMBOLS.items()}
-_FRENCH_RANK_ALIASES = {"T": "10", "E": "A", "KN": "J", "D": "Q", "1": "A"}
+# No "1": README §3.1 writes the ace A (Swedish E), and a 1 is as likely a ten missing its zero.
+_FRENCH_RANK_ALIASES = {"T": "10", "E": "A", "KN": "J", "D": "Q"}
 _GERMAN_RANK_ALIASES = {"S": "A", "D": "A", "SAU": "A"}
 
 
@@ -107,7 +108,24 @@ def parse_card(text: str, pack: Pack = "french") -> Card:
         card = build(rank, suit)
         if card is not None:
             return card
+    ace_or_ten = _suit_beside_a_one(up, pack)
+    if ace_or_ten is not None:
+        raise NotationError(text, pack, f"cannot read {text!r}: 1 is not a rank; "
+                            f"did you mean A{ace_or_ten} or 10{ace_or_ten}?")
     raise NotationError(text, pack)
+
+
+def _suit_beside_a_one(up: str, pack: Pack) -> str | None:
+    """The suit of ``1H`` / ``h1`` / ``1♥``, which is an ace or a ten: the error suggests both."""
+    if up.startswith("1"):
+        rest = up[1:]
+    elif up.endswith("1"):
+        rest = up[:-1]
+    else:
+        return None
+    symbols, suits = (_FRENCH_FROM_SYMBOL, FRENCH_SUITS) if pack == "french" else (_GERMAN_FROM_SYMBOL, GERMAN_SUITS)
+    suit = symbols.get(rest, rest)
+    return suit if suit in suits else None
 
 
 def parse_cards(items: Iterable[str] | str, pack: Pack = "french") -> list[Card]:

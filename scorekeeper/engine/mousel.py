@@ -165,6 +165,9 @@ class Deal:
     decisions: tuple[tuple[int, int | None], ...] = ()  # (seat, cards exchanged or None = folded)
     pile: int = 0  # cards thrown away and not yet reshuffled
     reshuffles: int = 0
+    # seats besides the taker that may hold the turned-up card: they drew from a stock into
+    # which the taker's thrown-away cards had been reshuffled
+    trump_reach: tuple[int, ...] = ()
 
     @property
     def n(self) -> int:
@@ -695,6 +698,9 @@ def _on_look(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         raise RuleViolation("MOUSEL-TRUMP-1", "only the dealer's look matters: the others look at once")
     if deal.looked:
         raise RuleViolation("MOUSEL-TRUMP-1", "the dealer has already looked at his hand")
+    if deal.phase == "turn_up":
+        raise RuleViolation("MOUSEL-TRUMP-1", "no card is on offer yet: the dealer looks at his hand only "
+                                              "once a card is turned up")
     return _with_deal(state, _evolve(deal, looked=True, looked_by_event=True, blind=False))
 
 
@@ -867,9 +873,19 @@ def _on_exchange(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     stock, pile, reshuffles = deal.stock, deal.pile, deal.reshuffles
     if count > stock:  # MOUSEL-OPT-RESHUFFLE: the pile becomes the new stock
         stock, pile, reshuffles = stock + pile, 0, reshuffles + 1
+    reach = deal.trump_reach
+    if count and (reach or (count > deal.stock and _taker_threw(state, deal))):
+        reach += (player,)
     new = _evolve(deal, stock=stock - count, pile=pile + count, reshuffles=reshuffles,
-                  decisions=deal.decisions + ((player, count),))
+                  decisions=deal.decisions + ((player, count),), trump_reach=reach)
     return _with_deal(state, _after_decision(new))
+
+
+def _taker_threw(state: MouselState, deal: Deal) -> bool:
+    """Could the turned-up card be in the pile? The taker decides first; only he ever held it."""
+    if state.opts.keep_trumpcard:
+        return False
+    return any(seat == deal.taker and count for seat, count in deal.decisions)
 
 
 def _on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -916,6 +932,9 @@ def _on_discard(state: MouselState, event: Mapping[str, Any]) -> MouselState:
 def _on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = _player(event, len(state.players))
     deal, play = state.deal, state.play
+    if deal is not None and deal.phase == "review":
+        raise RuleViolation("MOUSEL-POT-8", f"all {deal.n} tricks are played; confirm or dismiss the revoke "
+                                            "proposals first")
     if deal is None or deal.phase != "play" or play is None:
         raise RuleViolation("MOUSEL-EXCH-6", "no card is played before everyone has decided and the taker "
                                              f"has thrown away his extra card (phase: {state.phase})")
@@ -961,8 +980,7 @@ def _check_unseen(state: MouselState, deal: Deal, play: Play, player: int, card:
         raise RuleViolation("MOUSEL-COMP-1", f"{card} was turned up, refused and set aside; it is out of play",
                             card=str(card))
     # The turn-up card can reach another hand only through a reshuffle of thrown-away cards.
-    free = deal.reshuffles > 0 and not state.opts.keep_trumpcard
-    if card == deal.trump_card and player != deal.taker and not free:
+    if card == deal.trump_card and player != deal.taker and player not in deal.trump_reach:
         assert deal.taker is not None
         raise RuleViolation("MOUSEL-COMP-1", f"{card} is the turned-up card that {state.players[deal.taker]} took",
                             card=str(card))
@@ -1103,7 +1121,8 @@ def _on_deal_result(state: MouselState, event: Mapping[str, Any]) -> MouselState
     if taker in folded:
         raise RuleViolation("MOUSEL-EXCH-2", f"{names[taker]} took the trump card and can never fold")
     if all(s in folded for s in ring if s != taker):
-        raise RuleViolation("MOUSEL-EXCH-3", "the taker needs at least one opponent: someone must play")
+        rule = "MOUSEL-OPT-LAST-IN-ORDER" if state.opts.last_in_order else "MOUSEL-EXCH-3"
+        raise RuleViolation(rule, "the taker needs at least one opponent: someone must play")
     active = tuple(s for s in sorted(ring) if s not in folded)
     idle = [s for s in range(count) if s not in active and tricks[s]]
     if idle:
@@ -1149,11 +1168,13 @@ def _hints(state: MouselState) -> list[Event]:
         return [first, {"type": "end_session"}]
     player = deal.to_act()
     if deal.phase == "turn_up":
-        return [] if deal.looked else [{"type": "look", "player": deal.dealer}]
+        return []
     if deal.phase == "offer":
         out: list[Event] = [{"type": "take", "player": player}]
         if not (player == deal.dealer and not deal.blind and _last_card(state, deal)):
             out.append({"type": "refuse", "player": player})
+        if deal.blind:
+            out.append({"type": "look", "player": deal.dealer})
         return out
     if deal.phase == "exchange":
         assert player is not None

@@ -171,7 +171,7 @@ class MugginsState:
     last_muggins: MugginsCall | None = None
     placings: tuple[tuple[int, ...], ...] = ()
     stalemate: Stalemate | None = None
-    seen_positions: tuple[str, ...] = ()            # turn-start positions since the last progress
+    seen_positions: tuple[str, ...] = ()            # positions after each placement since the last progress
     scored: tuple[Scored, ...] = ()
 
     @property
@@ -857,7 +857,8 @@ def _check_stalemate(state: MugginsState, progress: bool, turn_passed: bool,
     if progress:
         hands = tuple(replace(h, turnovers=0) for h in hands)
         state = replace(state, hands=hands, seen_positions=())
-    if turn_passed:
+    # A progress placement that leaves the mover to go on is a position of its own (mid-turn).
+    if turn_passed or progress:
         key = _position_key(state)
         if key is not None:
             if key in state.seen_positions:

@@ -210,6 +210,9 @@ class Deal:
     tricks: Plays = ()
     leader: int | None = None
     owners: tuple[tuple[Card, int], ...] = ()   # seen cards: holder (or who threw it away); -1 out of play
+    # seen cards a reshuffle put back into play: who may hold them now (their last holder, and
+    # every player who drew from the new stock); a later owner above overrides
+    reach: tuple[tuple[Card, tuple[int, ...]], ...] = ()
     hands: tuple[tuple[Card, ...] | None, ...] = ()  # entered hands, as entered
 
     # -- derived facts --
@@ -484,7 +487,7 @@ class Mulatschak(BaseRules):
             _check_unseen(deal, card, player)
         untouched = not any(e.player == player for e in deal.exchanges)
         if deal.weli_to == player and untouched and WELI not in cards and WELI not in played:
-            raise RuleViolation("MULAT-DEAL-3", f"player {player} kept the Weli at the cut; it is in the hand")
+            raise RuleViolation(_weli_rule(deal), f"player {player} kept the Weli at the {deal.cut}; it is in the hand")
         hands = list(deal.hands)
         hands[player] = tuple(cards)
         entered = set(cards)   # distinct (checked above): the same owners as with_owner card by card
@@ -506,7 +509,7 @@ class Mulatschak(BaseRules):
         for card in cards:
             _check_unseen(deal, card, player)
         if deal.weli_to == player and WELI not in cards:
-            raise RuleViolation("MULAT-DEAL-3", f"player {player} kept the Weli at the cut; it is in the hand")
+            raise RuleViolation(_weli_rule(deal), f"player {player} kept the Weli at the {deal.cut}; it is in the hand")
         entered = deal.hands[player]
         if entered is not None and set(entered) != set(cards):
             raise RuleViolation("MULAT-DEAL-7", f"player {player} entered a different hand before")
@@ -707,6 +710,9 @@ class Mulatschak(BaseRules):
         deal = _deal(state)
         player = _player(state, event)
         home = event.get("type") == "stay_home"
+        if home and deal.declarer is not None and (deal.muli or deal.trump == "H"):
+            # No stay-home round at all in these deals: the duty to play is the rule at stake.
+            raise RuleViolation("MULAT-STAY-2", "nobody stays home when Herz is trumps or in a Muli")
         if deal.phase != "stay":
             raise RuleViolation("MULAT-STAY-1", "players decide to play or stay home once trumps are named")
         if player != deal.to_act:
@@ -788,7 +794,7 @@ class Mulatschak(BaseRules):
             _check_limit(state, count)
             # An entered hand is forgotten before drawing: a reshuffle must not trust it any more.
             base = _forget_hand(deal, player) if count else deal
-            new = _throw_and_draw(state, base, count, count, "MULAT-EXCH-9")
+            new = _throw_and_draw(state, base, player, count, "MULAT-EXCH-9")
             new = evolve(new, exchanges=new.exchanges + (Exchange(player, "normal", count, count),))
         elif kind == "sight":
             new = self._sight(state, deal, player, event)
@@ -818,13 +824,13 @@ class Mulatschak(BaseRules):
             if need == 2 and _available(state, thrown) == 1:
                 raise RuleViolation("MULAT-EXCH-4", "only one stock card is left: the face-up card must be kept")
             raise RuleViolation("MULAT-EXCH-9", "the stock is empty", stock=_available(state, deal))
-        new = _take(state, thrown, 1)
+        new = _take(state, thrown, 1, player)
         _check_unseen(new, card, None)
         if keep:
             new = new.with_owner(card, player)
         else:
             # Thrown away before the next card is dealt, so a reshuffle may bring it back.
-            new = _take(state, evolve(new.with_owner(card, -1), discards=new.discards + 1), 1)
+            new = _take(state, evolve(new.with_owner(card, -1), discards=new.discards + 1), 1, player)
         return evolve(new, exchanges=new.exchanges + (Exchange(player, "sight", 1, need, (card,), keep),))
 
     def _sau_or_seven(self, state: MulState, deal: Deal, player: int, kind: str) -> Deal:
@@ -837,9 +843,7 @@ class Mulatschak(BaseRules):
             if trump != "S":
                 raise RuleViolation(rule, "six on the seven is only allowed when Schelle is trumps")
         _check_limit(state, 4)
-        holder = deal.owner(keep)
-        if holder is not None and holder != player:
-            raise RuleViolation("MULAT-COMP-1", f"{keep} has already been seen elsewhere", card=str(keep))
+        _check_unseen(deal, keep, player)   # seen elsewhere, or out of reach since a reshuffle
         entered = deal.current_hand(player)
         if entered is not None and keep not in entered:
             raise RuleViolation(rule, f"player {player} does not hold {keep}", card=str(keep))
@@ -847,7 +851,7 @@ class Mulatschak(BaseRules):
         if _available(state, thrown) < draw:
             raise RuleViolation("MULAT-EXCH-9", f"this exchange needs {draw} stock cards; "
                                 f"{_available(state, deal)} left", stock=_available(state, deal))
-        new = _take(state, thrown, draw)
+        new = _take(state, thrown, draw, player)
         new = evolve(new, discards=new.discards + extra).with_owner(keep, player)
         return evolve(new, exchanges=new.exchanges + (Exchange(player, kind, 4, draw, (keep,)),))
 
@@ -1183,12 +1187,25 @@ def _check_unseen(deal: Deal, card: Card, player: int | None) -> None:
     if card in deal.all_played():
         raise RuleViolation("MULAT-COMP-1", f"{card} has already been played in this deal", card=str(card))
     holder = deal.owner(card)
-    if holder is None or holder == player:
+    if holder is None:
+        who = dict(deal.reach).get(card) if player is not None and deal.reach else None
+        if who is not None and player not in who:
+            seats = ", ".join(str(p) for p in who) or "nobody yet"
+            raise RuleViolation("MULAT-COMP-1", f"{card} was seen before the stock was reshuffled: since then only "
+                                f"its last holder or a player who drew from the new stock can have it ({seats})",
+                                card=str(card), holders=list(who))
+        return
+    if holder == player:
         return
     if holder == -1:
         raise RuleViolation("MULAT-COMP-1", f"{card} has been thrown away in this deal", card=str(card))
     raise RuleViolation("MULAT-COMP-1", f"{card} has already been seen with player {holder}", card=str(card),
                         holder=holder)
+
+
+def _weli_rule(deal: Deal) -> str:
+    """The Weli is kept at a cut (MULAT-DEAL-3) or at a knock (MULAT-DEAL-4)."""
+    return "MULAT-DEAL-4" if deal.cut == "knock" else "MULAT-DEAL-3"
 
 
 def _check_no_weak_hand(state: MulState, deal: Deal) -> None:
@@ -1220,23 +1237,32 @@ def _can_exchange(state: MulState, deal: Deal, player: int) -> bool:
     return state.opts.reshuffle or _available(state, deal) > 0
 
 
-def _take(state: MulState, deal: Deal, count: int) -> Deal:
-    """Draw from the stock; with MULAT-OPT-RESHUFFLE the thrown cards become a new stock when it runs out."""
+def _take(state: MulState, deal: Deal, count: int, player: int) -> Deal:
+    """``player`` draws from the stock; with MULAT-OPT-RESHUFFLE the thrown cards become a new stock
+    when it runs out."""
     if count <= deal.stock:
-        return evolve(deal, stock=deal.stock - count)
-    short = count - deal.stock
-    assert state.opts.reshuffle and short <= deal.discards
-    # Thrown cards go back into play: only cards in an entered, untouched hand are still placed.
-    owners = tuple((c, h) for c, h in deal.owners
-                   if h >= 0 and (hand := deal.hands[h]) is not None and c in hand)
-    return evolve(deal, stock=deal.discards - short, discards=0, owners=owners)
+        new = evolve(deal, stock=deal.stock - count)
+    else:
+        short = count - deal.stock
+        assert state.opts.reshuffle and short <= deal.discards
+        # Thrown cards go back into play: only cards in an entered, untouched hand are still placed.
+        # Any other seen card may be in the new stock, so from now on it may reach whoever draws
+        # (and may still be with its last holder), but never a player who drew before.
+        owners = tuple((c, h) for c, h in deal.owners
+                       if h >= 0 and (hand := deal.hands[h]) is not None and c in hand)
+        reach = dict(deal.reach)
+        reach.update((c, (h,) if h >= 0 else ()) for c, h in deal.owners if (c, h) not in owners)
+        new = evolve(deal, stock=deal.discards - short, discards=0, owners=owners, reach=tuple(reach.items()))
+    if count and new.reach:
+        new = evolve(new, reach=tuple((c, who if player in who else who + (player,)) for c, who in new.reach))
+    return new
 
 
-def _throw_and_draw(state: MulState, deal: Deal, thrown: int, drawn: int, rule: str) -> Deal:
-    after_throw = evolve(deal, discards=deal.discards + thrown)
-    if drawn > _available(state, after_throw):
+def _throw_and_draw(state: MulState, deal: Deal, player: int, count: int, rule: str) -> Deal:
+    after_throw = evolve(deal, discards=deal.discards + count)
+    if count > _available(state, after_throw):
         raise RuleViolation(rule, f"only {_available(state, deal)} stock cards are left", stock=_available(state, deal))
-    return _take(state, after_throw, drawn)
+    return _take(state, after_throw, count, player)
 
 
 def _deal_face_up(state: MulState, deal: Deal, player: int, face_up: Sequence[Card], thrown: int,
@@ -1261,7 +1287,7 @@ def _deal_face_up(state: MulState, deal: Deal, player: int, face_up: Sequence[Ca
     last_is_trump = _is_trump(last, trump) or (len(face_up) == 1 and trump_first)
     if last_is_trump and not exhausted:
         raise RuleViolation(rule, f"{last} is a trump, so another card is dealt face up", card=str(last))
-    new = _take(state, after_throw, drawn)
+    new = _take(state, after_throw, drawn, player)
     for card in face_up:
         _check_unseen(new, card, None)   # after any reshuffle, which puts thrown cards back in play
     new = evolve(new, discards=new.discards + len(face_up))
@@ -1294,31 +1320,43 @@ def _refresh_proposals(state: MulState, deal: Deal, played_by: int | None = None
         return evolve(state, deal=deal, scored=())
     holding = {p: hand for p in range(state.n) if (hand := deal.current_hand(p)) is not None}
     found = audit_revokes(deal.tricks, deal.trump, state.opts.duties, holding)
-    known = {(p.player, p.trick) for p in state.proposals}
+    known = {(p.player, p.trick): index for index, p in enumerate(state.proposals)}
     proposals = list(state.proposals)
     next_id = state.next_id
     for revoke in found:
         if (revoke.player, revoke.trick) in known:
+            # A pending proposal follows the evidence: when later cards prove a plainer duty
+            # (could follow, not only trump), that is the duty the table argues about.
+            index = known[(revoke.player, revoke.trick)]
+            old = proposals[index]
+            if old.status == "pending" and old.deal == deal.number and old.kind != revoke.kind:
+                proposals[index] = evolve(old, kind=revoke.kind, evidence=revoke.evidence,
+                                          evidence_trick=revoke.evidence_trick, message=revoke.describe())
             continue
         proposals.append(Proposal(next_id, deal.number, revoke.player, revoke.trick, revoke.card, revoke.kind,
                                   revoke.evidence, revoke.evidence_trick, revoke.describe()))
-        known.add((revoke.player, revoke.trick))
+        known[(revoke.player, revoke.trick)] = len(proposals) - 1
         next_id += 1
     return evolve(state, deal=deal, proposals=tuple(proposals), next_id=next_id, scored=())
 
 
 def _new_revoke_by(state: MulState, deal: Deal, player: int) -> bool:
-    """Do the cards ``player`` (hand not entered) has played prove a revoke not yet proposed?"""
+    """Do the cards ``player`` (hand not entered) has played prove a revoke not yet proposed, or
+    a plainer duty than a pending proposal names?"""
     assert deal.trump is not None
-    proposed = {p.trick for p in state.proposals if p.player == player}
+    proposed = {p.trick: (p.kind if p.status == "pending" else None)
+                for p in state.proposals if p.player == player and p.deal == deal.number}
     duties = state.opts.duties
     # Not the last trick: there the partial hand is the one card played, which is always legal.
     for index, trick in enumerate(deal.tricks[:-1]):
         for position, (seat, card) in enumerate(trick):
-            if seat != player or position == 0 or index + 1 in proposed:
+            if seat != player or position == 0:
                 continue
+            if index + 1 in proposed and proposed[index + 1] in (None, "follow"):
+                continue   # decided, or already the plainest duty
             hand = hand_at(deal.tricks, player, index)
-            if check_play(hand, [c for _, c in trick[:position]], card, deal.trump, duties) is not None:
+            breach = check_play(hand, [c for _, c in trick[:position]], card, deal.trump, duties)
+            if breach is not None and breach.kind != proposed.get(index + 1):
                 return True
     return False
 

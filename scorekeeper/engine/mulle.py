@@ -480,6 +480,8 @@ class Mulle(BaseRules):
     def _check_capture(self, state: MulleState, player: int, card: Card, taken: list[Card]) -> Grouping | None:
         if not taken:
             return None  # MULLE-CAP-5: a trail is always legal
+        if not state.table:
+            raise RuleViolation("MULLE-TURN-6", "the table is empty after the sweep: the card can only be trailed")
         for wanted in dict.fromkeys(taken):
             have = state.table.count(wanted)
             if taken.count(wanted) > have:

@@ -11,6 +11,7 @@ from scorekeeper.cards import (
     FRENCH_SUITS,
     Card,
     NotationError,
+    Pack,
     card_name,
     french_pack,
     german_pack,
@@ -39,6 +40,19 @@ def test_bad_notation_names_the_input(text: str) -> None:
     with pytest.raises(NotationError) as exc:
         parse_card(text)
     assert exc.value.text == text
+
+
+@pytest.mark.parametrize("text, pack, suit", [
+    ("1H", "french", "H"), ("1h", "french", "H"), ("h1", "french", "H"), ("1♥", "french", "H"),
+    ("♠1", "french", "S"), ("1 C", "french", "C"), ("1H", "german", "H"), ("1L", "german", "L"),
+    ("e1", "german", "E"),
+])
+def test_rank_1_is_refused_with_a_hint(text: str, pack: Pack, suit: str) -> None:
+    """README §3.1 names A (Swedish E) for the ace; a 1 may as well be a ten missing its zero."""
+    with pytest.raises(NotationError) as exc:
+        parse_card(text, pack)
+    assert exc.value.text == text
+    assert f"did you mean A{suit} or 10{suit}?" in exc.value.reason
 
 
 def test_non_text_is_a_notation_error() -> None:

@@ -411,14 +411,13 @@ def test_trump1_nothing_to_take_and_looking() -> None:
     state = run(new(), deal(D))
     assert refused(state, take(A)).rule == "MOUSEL-TRUMP-1"
     assert refused(state, {"type": "look", "player": A}).rule == "MOUSEL-TRUMP-1"
-    looked = run(state, {"type": "look", "player": D})
+    assert refused(state, {"type": "look", "player": D}).rule == "MOUSEL-TRUMP-1"  # nothing on offer
+    looked = run(state, turn("9H"), {"type": "look", "player": D})
     assert refused(looked, {"type": "look", "player": D}).rule == "MOUSEL-TRUMP-1"
     assert refused(run(new()), {"type": "look", "player": A}).rule == "MOUSEL-TRUMP-1"
 
 
 def test_trump2_a_dealer_who_looked_may_not_take_at_once() -> None:
-    state = run(new(), deal(D), {"type": "look", "player": D}, turn("9H"))
-    assert refused(state, take(D)).rule == "MOUSEL-TRUMP-2"
     state = run(new(), deal(D), turn("9H"), {"type": "look", "player": D})
     assert refused(state, take(D)).rule == "MOUSEL-TRUMP-2"
     assert R.to_json(state)["deal"]["blind_take"] is False
@@ -781,9 +780,9 @@ def test_hints_follow_the_flow() -> None:
     state = new()
     assert R.hints(state) == [{"type": "deal"}, {"type": "end_session"}]
     state = run(state, deal(D))
-    assert R.hints(state) == [{"type": "look", "player": D}]
+    assert R.hints(state) == []                    # the turned-up card is not known in advance
     state = run(state, turn("9H"))
-    assert R.hints(state) == [take(D), refuse(D)[0]]
+    assert R.hints(state) == [take(D), refuse(D)[0], {"type": "look", "player": D}]
     state = run(state, take(D))
     hints = R.hints(state)
     assert ex(D, 5) in hints and fold(D) not in hints

@@ -72,8 +72,7 @@ def play_deal(state: MouselState, table: Table, check: Check | None = None, last
     hands = {seat: [pack.pop() for _ in range(n)] for seat in deal.ring}
     stock = pack
     dealer = deal.dealer
-    if rng.random() < 0.1:
-        state = _send(state, {"type": "look", "player": dealer}, table, check)
+    look = rng.random() < 0.1
     taker: int | None = None
     turned: Card | None = None
     while taker is None:
@@ -81,6 +80,8 @@ def play_deal(state: MouselState, table: Table, check: Check | None = None, last
             return state
         turned = stock.pop()
         state = _send(state, {"type": "turn_up", "card": str(turned)}, table, check)
+        if look and state.deal is not None and state.deal.blind:
+            state = _send(state, {"type": "look", "player": dealer}, table, check)
         while state.deal is not None and state.deal.phase == "offer":
             seat = state.to_act()
             assert seat is not None

@@ -174,9 +174,10 @@ def test_look_button_posts_look(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table_id = open_table(client)
     html = events(client, table_id, EX1[0])
+    assert 'value="look"' not in html                                # nothing on offer yet (MOUSEL-TRUMP-1)
+    html = pick(client, table_id, html, "8C")
     html = post(client, table_id, hidden(Page(html).form_with("type", "look")))
     assert state(sqlite_app, table_id)["deal"]["dealer_looked"]
-    html = pick(client, table_id, html, "8C")
     assert "Offered to Anna" in html                                 # no blind take after looking
 
 

@@ -500,15 +500,15 @@ def controls(state: Mapping[str, Any], raw: MouselState, names: Sequence[str],
     p = state["to_act"]
     base: dict[str, Any] = {"phase": phase, "player": p, "name": names[p] if p is not None else ""}
     if phase == "turn_up":
-        return {**base, "unseen": unseen(state, raw, None),
-                "look": any(h["type"] == "look" for h in hints)}
+        return {**base, "unseen": unseen(state, raw, None)}
     if phase == "offer":
         can_refuse = any(h["type"] == "refuse" for h in hints)
         why = None
         if not can_refuse:
             why = {"text": _("The last card of the stock: the dealer must take it."),
                    "rule": "MOUSEL-OPT-DEALER-MUST-TAKE"}
-        return {**base, "card": deal["turned"], "blind": deal["blind_take"], "can_refuse": can_refuse, "why": why}
+        return {**base, "card": deal["turned"], "blind": deal["blind_take"], "can_refuse": can_refuse, "why": why,
+                "look": any(h["type"] == "look" for h in hints)}
     if phase == "exchange":
         return {**base, **exchange_controls(state, raw, names, hints)}
     if phase == "discard":
