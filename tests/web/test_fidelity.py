@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.engine.mousel import Mousel
+from scorekeeper.web.views.mousel import unseen
 from tests.web.conftest import Api
 
 THREE = ["Anna", "Bo", "Cia"]
@@ -103,3 +105,14 @@ def test_rank_1_is_bad_notation_with_a_hint_in_every_game(api: Api, game: str, p
     error = refused(api, table, event, status=400)
     assert error["code"] == "bad_notation" and error["rule"] is None
     assert "did you mean AH or 10H?" in error["message"]
+
+
+def test_mousel_card_picker_offers_the_turn_up_only_to_who_can_hold_it() -> None:
+    rules = Mousel()
+    state = rules.new(["Anna", "Bo", "Cia", "Dag", "Eva"],
+                      {"reshuffle": True, "dealer_must_take": True, "end_refund": True})
+    for event in MOUSEL_RESHUFFLE:
+        state = rules.apply(state, event)
+    data = rules.to_json(state)
+    assert unseen(data, state, 2)["9C"] == 0 and unseen(data, state, 1)["9C"] == 1
+    assert unseen(data, state, 4)["9C"] == 1

@@ -567,8 +567,9 @@ def unseen(state: Mapping[str, Any], raw: MouselState, player: int | None) -> di
         gone.update(c["card"] for c in t["cards"])
     gone.update(c["card"] for c in deal["current_trick"])
     trump_card = deal["trump_card"]
-    free = deal["reshuffles"] > 0 and not state["options"]["keep_trumpcard"]
-    if trump_card and player != deal["taker"] and not free:
+    # Only the taker, or a player who drew from a stock the taker's thrown cards were reshuffled into.
+    reach = raw.deal.trump_reach if raw.deal is not None else ()
+    if trump_card and player != deal["taker"] and player not in reach:
         gone.add(trump_card)
     return {code: 0 if code in gone else 1 for code in pack_codes(state)}
 
