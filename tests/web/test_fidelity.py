@@ -8,7 +8,10 @@ from typing import Any
 import pytest
 
 from scorekeeper.engine.mousel import Mousel
+from scorekeeper.engine.mulatschak import Mulatschak
 from scorekeeper.web.views.mousel import unseen
+from scorekeeper.web.views.mulatschak import exchange_controls as mulat_exchange_controls
+from scorekeeper.web.views.mulatschak import unseen as mulat_unseen
 from tests.web.conftest import Api
 
 THREE = ["Anna", "Bo", "Cia"]
@@ -116,3 +119,16 @@ def test_mousel_card_picker_offers_the_turn_up_only_to_who_can_hold_it() -> None
     data = rules.to_json(state)
     assert unseen(data, state, 2)["9C"] == 0 and unseen(data, state, 1)["9C"] == 1
     assert unseen(data, state, 4)["9C"] == 1
+
+
+def test_mulatschak_pickers_follow_a_card_reshuffled_into_the_new_stock() -> None:
+    rules = Mulatschak()
+    state = rules.new(["A", "B", "C", "D", "E"], {"reshuffle": True})
+    for event in [{"type": "bid", "player": 1, "tricks": 1}, *[{"type": "pass", "player": p} for p in (2, 3, 4, 0)],
+                  {"type": "trump", "player": 1, "suit": "E"}, *[{"type": "join", "player": p} for p in (2, 3, 4, 0)],
+                  {"type": "exchange", "player": 1, "kind": "sight", "card": "AE", "keep": False},
+                  {"type": "exchange", "player": 2, "count": 5}, {"type": "exchange", "player": 3, "count": 3}]:
+        state = rules.apply(state, event)
+    assert mulat_unseen(state, 2)["AE"] == 0 and mulat_unseen(state, 3)["AE"] == 1
+    controls = mulat_exchange_controls(rules.to_json(state), state, rules.hints(state))
+    assert controls["sau"] is False                      # player 4 cannot hold the Eichel-Sau

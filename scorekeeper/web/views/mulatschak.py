@@ -498,6 +498,8 @@ def _gone_for(raw: MulState, player: int | None) -> set[str]:
         return set()
     gone = {str(c) for c in deal.all_played()}
     gone.update(str(c) for c, holder in deal.owners if holder != player or player is None)
+    if player is not None:   # since a reshuffle: only its last holder or who drew from the new stock
+        gone.update(str(c) for c, who in deal.reach if player not in who and deal.owner(c) is None)
     return gone
 
 
@@ -657,12 +659,11 @@ def exchange_controls(state: Mapping[str, Any], raw: MulState, hints: list[dict[
     counts = [h["count"] for h in hints if h["type"] == "exchange"]
     limit = raw.opts.exch_limit
     sau = Card("A", trump)
-    holder = raw.deal.owner(sau) if raw.deal else None
     hand = raw.deal.current_hand(p) if raw.deal else None
-    has_sau = (holder in (None, p)) and (hand is None or sau in hand) and sau not in (raw.deal.all_played() if raw.deal else [])
+    gone = _gone_for(raw, p)
+    has_sau = str(sau) not in gone and (hand is None or sau in hand)
     seven = Card("7", "S")
-    seven_holder = raw.deal.owner(seven) if raw.deal else None
-    has_seven = trump == "S" and seven_holder in (None, p) and (hand is None or seven in hand)
+    has_seven = trump == "S" and str(seven) not in gone and (hand is None or seven in hand)
     return {
         "bridge_cards": False, "stock": stock, "counts": counts,
         "limit": limit if limit < 5 else None,
