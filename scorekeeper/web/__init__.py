@@ -18,7 +18,9 @@ from scorekeeper.web.charts import line_chart
 
 def register(app: Flask) -> None:
     from scorekeeper.web import api, desk, play, pwa, rulebook, tables
+    from scorekeeper.web.json_input import BoundedJSONProvider
 
+    app.json = BoundedJSONProvider(app)  # every JSON body is depth-checked before it is decoded
     for module in (tables, play, api, rulebook, desk, pwa):
         app.register_blueprint(module.bp)
 

@@ -13,13 +13,13 @@ leaf to true: radio buttons ``sides.*.storan`` with value ``1`` → ``sides[1].s
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper.service import TableError
+from scorekeeper.web import json_input
 
 IGNORED = {"csrf_token", "expected_seq", "_redirect"}
 MAX_INDEX = 63  # list indexes in dotted names: sides, players, seats — never more than a few
@@ -111,8 +111,10 @@ def _convert(kind: str, values: list[str]) -> Any:
         return [int(v) for v in values if v.strip()]
     if kind == "json":
         try:
-            return json.loads(value)
-        except json.JSONDecodeError as exc:
+            return json_input.loads(value)
+        except json_input.TooDeep as exc:
+            raise ValueError(f"nested more than {json_input.MAX_DEPTH} levels deep") from exc
+        except ValueError as exc:
             raise ValueError("not valid JSON") from exc
     return value
 

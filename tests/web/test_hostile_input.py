@@ -1,0 +1,153 @@
+"""Hostile bodies on every endpoint that reads JSON or an uploaded export: deeply nested arrays and
+objects, invalid UTF-8 and an oversize body each get a clear 4xx, change nothing and leave no
+traceback in the log (issue 17)."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.web.json_input import MAX_DEPTH, TooDeep, depth, loads
+
+NESTED_ARRAYS = ("[" * 10_000 + "]" * 10_000).encode()
+NESTED_OBJECTS = ('{"a": ' * 20_000 + "1" + "}" * 20_000).encode()
+# Deep inside an otherwise ordinary body: the limit holds wherever the nesting sits.
+DEEP_FIELD = ('{"game": "scorepad", "players": ["A", "B"], "type": "points", "side": 0, "points": 1, "note": '
+              + "[" * 5_000 + "]" * 5_000 + "}").encode()
+INVALID_UTF8 = b'{"game": "scorepad", "players": ["\xff\xfe\xfa", "B"], "type": "points", "side": 0, "points": 1}'
+OVERSIZE = b'{"game": "scorepad", "players": ["A", "B"], "note": "' + b"x" * (3 * 1024 * 1024) + b'"}'
+
+BODIES = {
+    "nested_arrays": (NESTED_ARRAYS, 400, "malformed_json"),
+    "nested_objects": (NESTED_OBJECTS, 400, "malformed_json"),
+    "deep_field": (DEEP_FIELD, 400, "malformed_json"),
+    "invalid_utf8": (INVALID_UTF8, 400, "bad_request"),
+    "oversize": (OVERSIZE, 413, "request_entity_too_large"),
+}
+
+
+@pytest.fixture
+def client(sqlite_app: Flask) -> FlaskClient:
+    return sqlite_app.test_client()
+
+
+def no_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    noisy = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    assert not noisy, [r.getMessage() for r in noisy]
+
+
+def tables_and_events(app: Flask) -> tuple[int, int]:
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Event, Table
+
+    with app.app_context():
+        return db.session.query(Table).count(), db.session.query(Event).count()
+
+
+def api_error(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.get_data(as_text=True)[:300]
+    assert response.is_json
+    error = response.json["error"]
+    assert set(error) == {"code", "rule", "message"} and error["code"] == code and error["rule"] is None
+    if code == "malformed_json":
+        assert str(MAX_DEPTH) in error["message"]
+    return error
+
+
+def open_table(client: FlaskClient) -> dict:
+    table = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["Anna", "Bo"]}).json
+    headers = {"Authorization": f"Bearer {table['write_token']}"}
+    assert client.post(f"/api/v1/tables/{table['id']}/events", json={"type": "points", "side": 0, "points": 3},
+                       headers=headers).status_code == 201
+    return table
+
+
+@pytest.mark.parametrize("kind", list(BODIES))
+@pytest.mark.parametrize("path", ["/api/v1/tables", "/api/v1/tables/import"])
+def test_hostile_bodies_open_no_table(sqlite_app: Flask, client: FlaskClient, caplog, path: str, kind: str) -> None:
+    body, status, code = BODIES[kind]
+    caplog.set_level(logging.INFO)
+    response = client.post(path, data=body, content_type="application/json")
+    api_error(response, status, code)
+    assert tables_and_events(sqlite_app) == (0, 0)
+    no_traceback(caplog)
+
+
+@pytest.mark.parametrize("kind", list(BODIES))
+def test_hostile_bodies_add_no_event(sqlite_app: Flask, client: FlaskClient, caplog, kind: str) -> None:
+    body, status, code = BODIES[kind]
+    table = open_table(client)
+    headers = {"Authorization": f"Bearer {table['write_token']}"}
+    before = client.get(f"/api/v1/tables/{table['id']}", headers=headers).json
+    caplog.set_level(logging.INFO)
+    response = client.post(f"/api/v1/tables/{table['id']}/events", data=body, content_type="application/json",
+                           headers=headers)
+    api_error(response, status, code)
+    assert client.get(f"/api/v1/tables/{table['id']}", headers=headers).json == before
+    assert before["seq"] == 1 and tables_and_events(sqlite_app) == (1, 1)
+    no_traceback(caplog)
+
+
+@pytest.mark.parametrize("kind", list(BODIES))
+def test_hostile_uploads_on_the_import_form(sqlite_app: Flask, client: FlaskClient, caplog, kind: str) -> None:
+    body, status, _code = BODIES[kind]
+    caplog.set_level(logging.INFO)
+    response = client.post("/import", data={"file": (io.BytesIO(body), "export.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == status
+    page = response.get_data(as_text=True)
+    assert "<html" in page and "Traceback" not in page
+    if status == 400 and kind != "invalid_utf8":
+        assert f"nested more than {MAX_DEPTH} levels" in page
+    assert tables_and_events(sqlite_app) == (0, 0)
+    no_traceback(caplog)
+
+
+@pytest.mark.parametrize("kind", ["nested_arrays", "nested_objects"])
+def test_deep_json_form_fields_are_refused(sqlite_app: Flask, client: FlaskClient, caplog, kind: str) -> None:
+    """Form fields typed ``:json`` go through the same parser (the sheet form and the preview)."""
+    table = open_table(client)
+    assert client.get(f"/t/{table['id']}/k/{table['write_token']}").status_code == 302
+    value = BODIES[kind][0].decode()
+    caplog.set_level(logging.INFO)
+    posted = client.post(f"/t/{table['id']}/events", data={"type": "points", "side:int": "0", "extra:json": value},
+                         headers={"HX-Request": "true"})
+    assert posted.status_code == 400 and f"nested more than {MAX_DEPTH} levels" in posted.get_data(as_text=True)
+    previewed = client.get(f"/t/{table['id']}/preview", query_string={"type": "points", "extra:json": value})
+    assert previewed.status_code == 200 and f"nested more than {MAX_DEPTH} levels" in previewed.get_data(as_text=True)
+    assert tables_and_events(sqlite_app) == (1, 1)
+    no_traceback(caplog)
+
+
+def test_the_limit_is_exact_and_strings_do_not_count() -> None:
+    at_limit = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert depth(at_limit) == MAX_DEPTH and loads(at_limit) is not None
+    with pytest.raises(TooDeep) as refused:
+        loads("[" + at_limit + "]")
+    assert refused.value.depth == MAX_DEPTH + 1 and refused.value.code == "malformed_json"
+    # brackets and escaped quotes inside strings are text, not nesting
+    tricky = json.dumps({"name": "[" * 500 + '\\"{{{' + "}" * 9, "x": [[1]]})
+    assert depth(tricky) == 3 and loads(tricky)["x"] == [[1]]
+    assert depth('"[[["') == 0 and depth("") == 0
+    with pytest.raises(ValueError):
+        loads("NaN")
+    with pytest.raises(ValueError):
+        loads(b"\xff")
+    with pytest.raises(ValueError):
+        loads("1" * 5_000)  # a number of thousands of digits is refused, not computed
+    assert loads(b"\xef\xbb\xbf{}") == {}  # an export saved with a byte-order mark still reads
+
+
+def test_bodies_within_the_limit_reach_validation(client: FlaskClient) -> None:
+    """Nesting alone is not an error: a 60-deep note is refused by event validation as usual."""
+    table = open_table(client)
+    note = json.loads("[" * 60 + "]" * 60)
+    response = client.post(f"/api/v1/tables/{table['id']}/events",
+                           json={"type": "points", "side": 0, "points": 1, "note": note},
+                           headers={"Authorization": f"Bearer {table['write_token']}"})
+    assert response.status_code == 400 and response.json["error"]["code"] == "malformed_event"
