@@ -151,3 +151,73 @@ def test_bodies_within_the_limit_reach_validation(client: FlaskClient) -> None:
                            json={"type": "points", "side": 0, "points": 1, "note": note},
                            headers={"Authorization": f"Bearer {table['write_token']}"})
     assert response.status_code == 400 and response.json["error"]["code"] == "malformed_event"
+
+
+# --- text that is not text (found by the sweep) ---------------------------------------------------
+
+UNSTORABLE = ["\\u0000", "\\ud800", "\\udfff x"]  # JSON escapes: NUL and lone surrogates
+
+
+@pytest.mark.parametrize("escape", UNSTORABLE + ["\\u001b[31m"])
+def test_names_with_control_characters_are_refused(app: Flask, escape: str) -> None:
+    """PostgreSQL refuses NUL in text, SQLite lone surrogates: both answered 500 before."""
+    client = app.test_client()
+    body = '{"game": "scorepad", "players": ["An' + escape + 'na", "Bo"]}'
+    response = client.post("/api/v1/tables", data=body, content_type="application/json")
+    assert response.status_code == 400 and response.json["error"]["message"] == "a player's name holds a control character"
+    html = client.post("/tables", data={"game": "scorepad", "players": ["A\x00", "B"]})
+    assert html.status_code == 400
+    assert tables_and_events(app) == (0, 0)
+
+
+@pytest.mark.parametrize("where", ["note", "key", "type"])
+@pytest.mark.parametrize("escape", UNSTORABLE)
+def test_events_with_unstorable_text_are_refused(app: Flask, where: str, escape: str) -> None:
+    client = app.test_client()
+    table = open_table(client)
+    body = {"note": '{"type": "points", "side": 0, "points": 1, "note": "x' + escape + '"}',
+            "key": '{"type": "points", "side": 0, "points": 1, "x' + escape + '": 1}',
+            "type": '{"type": "points' + escape + '", "side": 0, "points": 1}'}[where]
+    response = client.post(f"/api/v1/tables/{table['id']}/events", data=body, content_type="application/json",
+                           headers={"Authorization": f"Bearer {table['write_token']}"})
+    assert response.status_code == 400 and response.json["error"]["code"] == "malformed_event"
+    assert tables_and_events(app) == (1, 1)
+
+
+def test_a_form_note_with_nul_is_refused(app: Flask) -> None:
+    client = app.test_client()
+    table = open_table(client)
+    assert client.get(f"/t/{table['id']}/k/{table['write_token']}").status_code == 302
+    response = client.post(f"/t/{table['id']}/events", data={"type": "points", "side:int": "0", "points:int": "1",
+                                                              "note": "a\x00b"}, headers={"HX-Request": "true"})
+    assert response.status_code == 400
+    assert tables_and_events(app) == (1, 1)
+
+
+def test_invisible_formatting_is_dropped_from_names(client: FlaskClient) -> None:
+    """A bidi override would reverse the text beside a name on every phone; a zero-width space
+    would make two players who look alike. Joiners inside emoji stay."""
+    made = client.post("/api/v1/tables", json={"game": "scorepad",
+                                               "players": ["\u202eAnna\u202c", "Bo\u200b", "👩\u200d👩 Cy"]})
+    assert made.status_code == 201
+    shown = client.get(f"/api/v1/tables/{made.json['id']}",
+                       headers={"Authorization": f"Bearer {made.json['read_token']}"}).json["players"]
+    assert shown == ["Anna", "Bo", "👩\u200d👩 Cy"]
+    for twins in (["Anna", "An\u200bna"], ["Anna", "An\u200dna"], ["Anna", "ＡＮＮＡ"]):
+        twin = client.post("/api/v1/tables", json={"game": "scorepad", "players": twins})
+        assert twin.status_code == 400 and "share the name" in twin.json["error"]["message"]
+
+
+@pytest.mark.parametrize("by", [10 ** 30, -1, 2, True])
+def test_an_import_with_a_strange_author_keeps_its_moves_without_one(app: Flask, by) -> None:
+    """``by`` names the seat that entered a move; a number that is no seat (or too big for the
+    database: 500 before) is dropped, the move kept."""
+    client = app.test_client()
+    export = {"format": "scorekeeper/1", "game": "scorepad", "mode": "adjudicate", "options": {},
+              "players": ["Anna", "Bo"], "events": [{"seq": 1, "by": by, "event": {"type": "points", "side": 0,
+                                                                                     "points": 4}}]}
+    response = client.post("/api/v1/tables/import", json=export)
+    assert response.status_code == 201, response.get_data(as_text=True)[:300]
+    events = client.get(f"/api/v1/tables/{response.json['id']}/events",
+                        headers={"Authorization": f"Bearer {response.json['read_token']}"}).json["events"]
+    assert [(e["by"], e["event"]["points"]) for e in events] == [(None, 4)]
