@@ -23,6 +23,8 @@ from scorekeeper.web import json_input
 
 IGNORED = {"csrf_token", "expected_seq", "_redirect"}
 MAX_INDEX = 63  # list indexes in dotted names: sides, players, seats — never more than a few
+MAX_PARTS = 8  # parts of a dotted name: real forms use three (sides.0.cards); a name of thousands
+# would build an event nested thousands deep, which the encoder cannot even measure
 
 
 def event_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
@@ -32,6 +34,8 @@ def event_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
         path = name.split(".")
         if path[0] in IGNORED or not name:
             continue
+        if len(path) > MAX_PARTS:
+            raise TableError(400, "bad_request", f"the field {name[:40]!r}… has more than {MAX_PARTS} dotted parts")
         values = form.getlist(raw_key)
         try:
             if len(path) == 1:

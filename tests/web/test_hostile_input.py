@@ -221,3 +221,21 @@ def test_an_import_with_a_strange_author_keeps_its_moves_without_one(app: Flask,
     events = client.get(f"/api/v1/tables/{response.json['id']}/events",
                         headers={"Authorization": f"Bearer {response.json['read_token']}"}).json["events"]
     assert [(e["by"], e["event"]["points"]) for e in events] == [(None, 4)]
+
+
+@pytest.mark.parametrize("game", ["scorepad", "mulle", "kasino", "mulatschak", "mousel", "muggins"])
+def test_a_dotted_form_name_cannot_nest_an_event_deeply(sqlite_app: Flask, client: FlaskClient, caplog,
+                                                        game: str) -> None:
+    """``a.a.a….b`` builds nested objects from a flat form: five thousand parts answered 500
+    (RecursionError while the event was measured) on every game's sheet before."""
+    players = ["Anna", "Bo", "Cy", "Di"]
+    table = client.post("/api/v1/tables", json={"game": game, "players": players}).json
+    assert client.get(f"/t/{table['id']}/k/{table['write_token']}").status_code == 302
+    deep = ".".join(["a"] * 5_000) + ".b"
+    caplog.set_level(logging.INFO)
+    posted = client.post(f"/t/{table['id']}/events", data={"type": "deal", deep: "x"}, headers={"HX-Request": "true"})
+    assert posted.status_code == 400 and "more than 8 dotted parts" in posted.get_data(as_text=True)
+    previewed = client.get(f"/t/{table['id']}/preview", query_string={"type": "deal", deep: "x"})
+    assert previewed.status_code == 200 and "more than 8 dotted parts" in previewed.get_data(as_text=True)
+    assert tables_and_events(sqlite_app) == (1, 0)
+    no_traceback(caplog)
