@@ -56,24 +56,24 @@ def event_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
 def _put(root: dict[str, Any], path: list[str], value: Any) -> None:
     node: Any = root
     for here, after in zip(path, path[1:], strict=False):
-        node = _child(node, here, [] if after.isdigit() else {})
+        node = _child(node, here, [] if after.isascii() and after.isdigit() else {})
     _store(node, path[-1], value)
 
 
 def _reach(root: dict[str, Any], path: list[str]) -> None:
     node: Any = root
     for here, after in zip(path, path[1:], strict=False):
-        node = _child(node, here, [] if after.isdigit() else {})
+        node = _child(node, here, [] if after.isascii() and after.isdigit() else {})
 
 
 def _slot(node: Any, key: str) -> tuple[Any, int | str]:
     if isinstance(node, list):
-        if not key.isdigit() or int(key) > MAX_INDEX:
+        if whole_number(key, 2) is None or int(key) > MAX_INDEX:
             raise ValueError(f"{key!r} is not a list index (0–{MAX_INDEX})")
         index = int(key)
         node.extend([None] * (index + 1 - len(node)))
         return node, index
-    if not key or key.isdigit():
+    if not key or (key.isascii() and key.isdigit()):
         raise ValueError(f"{key!r} is not a field name")
     return node, key
 
@@ -123,6 +123,12 @@ def _convert(kind: str, values: list[str]) -> Any:
     return value
 
 
+def whole_number(text: str, digits: int = 9) -> int | None:
+    """A whole number typed into a form, or None. ``str.isdigit`` alone lets "²" through to
+    ``int()`` (a 500), and a number of thousands of digits is refused by ``int()`` too."""
+    text = text.strip()
+    return int(text) if 0 < len(text) <= digits and text.isascii() and text.isdigit() else None
+
+
 def expected_seq(form: MultiDict[str, str]) -> int | None:
-    value = form.get("expected_seq", "").strip()
-    return int(value) if value.isdigit() else None
+    return whole_number(form.get("expected_seq", ""))

@@ -26,6 +26,7 @@ from scorekeeper.extensions import limiter
 from scorekeeper.models import Table
 from scorekeeper.service import TableError
 from scorekeeper.web import access, json_input
+from scorekeeper.web.forms import whole_number
 from scorekeeper.web.links import join_url, qr_svg, watch_url
 from scorekeeper.web.views import view_for
 
@@ -162,10 +163,11 @@ def seat(table_id: str) -> WerkzeugResponse:
     if access.cap_of(table) != "write":
         abort(403)
     raw = request.form.get("seat", "")
+    seat = whole_number(raw, 2)
     if raw == "watch":
         access.take_seat(table, None)
-    elif raw.isdigit() and int(raw) < len(table.seats):
-        access.take_seat(table, int(raw))
+    elif seat is not None and seat < len(table.seats):
+        access.take_seat(table, seat)
     else:
         abort(400)
     return redirect(url_for("tables.show", table_id=table.id))

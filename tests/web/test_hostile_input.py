@@ -239,3 +239,33 @@ def test_a_dotted_form_name_cannot_nest_an_event_deeply(sqlite_app: Flask, clien
     assert previewed.status_code == 200 and "more than 8 dotted parts" in previewed.get_data(as_text=True)
     assert tables_and_events(sqlite_app) == (1, 0)
     no_traceback(caplog)
+
+
+ODD_NUMBERS = ["²", "٣٣", "9" * 5_000, "-1", " 1 2"]  # "²".isdigit() is True, int("²") raises
+
+
+@pytest.mark.parametrize("text", ODD_NUMBERS)
+def test_odd_numbers_in_forms_are_refused_not_crashed(sqlite_app: Flask, client: FlaskClient, caplog,
+                                                      text: str) -> None:
+    """Form fields read as numbers outside the ``:int`` suffix: the seat, ``expected_seq``, the
+    tally forms' tricks and finishing order. A superscript digit answered 500 on each before."""
+    caplog.set_level(logging.INFO)
+    hx = {"HX-Request": "true"}
+    table = open_table(client)
+    assert client.get(f"/t/{table['id']}/k/{table['write_token']}").status_code == 302
+    assert client.post(f"/t/{table['id']}/seat", data={"seat": text}).status_code == 400
+    posted = client.post(f"/t/{table['id']}/events", data={"type": "points", "side:int": "0", "points:int": "1",
+                                                            "expected_seq": text}, headers=hx)
+    assert posted.status_code == 200  # an unreadable expected_seq is no expectation
+    for game, fields in [("mousel", {"type": "deal_result", "tricks:intlist": [text] * 4}),
+                         ("mulatschak", {"type": "deal_result", "tricks:intlist": [text] * 4}),
+                         ("muggins", {"type": "result", "order": [text, text]})]:
+        other = client.post("/api/v1/tables", json={"game": game, "players": ["Anna", "Bo", "Cy", "Di"],
+                                                    "mode": "tally"}).json
+        assert client.get(f"/t/{other['id']}/k/{other['write_token']}").status_code == 302
+        assert client.post(f"/t/{other['id']}/seat", data={"seat": "0"}).status_code == 302
+        assert client.post(f"/t/{other['id']}/events", data=fields, headers=hx).status_code == 400, game
+        assert client.get(f"/t/{other['id']}/sheet", query_string=fields, headers=hx).status_code == 200, game
+        assert client.get(f"/t/{other['id']}/preview", query_string=fields).status_code == 200, game
+    assert tables_and_events(sqlite_app)[1] == 2
+    no_traceback(caplog)
