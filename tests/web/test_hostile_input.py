@@ -269,3 +269,52 @@ def test_odd_numbers_in_forms_are_refused_not_crashed(sqlite_app: Flask, client:
         assert client.get(f"/t/{other['id']}/preview", query_string=fields).status_code == 200, game
     assert tables_and_events(sqlite_app)[1] == 2
     no_traceback(caplog)
+
+
+# --- every field of every form on every game's sheet ----------------------------------------------
+
+HOSTILE_VALUES = ["²", "9" * 5_000, "a\x00b", "[" * 3_000, "-1", "x" * 20_000, "NaN", "{}"]
+FIRST_MOVES = {"mulle": {"type": "deal", "dealer": 1, "table": ["5D", "9C", "4H", "AS"]},
+               "kasino": {"type": "deal", "dealer": 0, "table": ["5D", "9S", "KH", "AC"]}}
+
+
+@pytest.mark.parametrize("mode", ["adjudicate", "tally"])
+@pytest.mark.parametrize("game", ["scorepad", "mulle", "kasino", "mulatschak", "mousel", "muggins"])
+def test_every_sheet_form_field_takes_hostile_values(sqlite_app: Flask, client: FlaskClient, caplog,
+                                                     game: str, mode: str) -> None:
+    """Each field a sheet's forms submit, replaced in turn by each hostile value, posted and
+    previewed: never a 5xx, never a traceback in the log (SECURITY.md counts the tries)."""
+    from tests.web.html import Page
+
+    table = client.post("/api/v1/tables", json={"game": game, "players": ["Anna", "Bo", "Cy", "Di"],
+                                                "mode": mode}).json
+    if mode == "adjudicate" and game in FIRST_MOVES:
+        assert client.post(f"/api/v1/tables/{table['id']}/events", json=FIRST_MOVES[game],
+                           headers={"Authorization": f"Bearer {table['write_token']}"}).status_code == 201
+    assert client.get(f"/t/{table['id']}/k/{table['write_token']}").status_code == 302
+    assert client.post(f"/t/{table['id']}/seat", data={"seat": "0"}).status_code == 302
+    page = Page(client.get(f"/t/{table['id']}/sheet", headers={"HX-Request": "true"}).get_data(as_text=True))
+    caplog.set_level(logging.INFO)
+    tried, seen = 0, set()
+    for form in page.forms:
+        action = form["attrs"].get("action", "")
+        controls = [f for f in form["fields"] + form["buttons"] if f.get("name") and f["name"] != "csrf_token"]
+        shape = (action, frozenset(f["name"] for f in controls))
+        if f"/t/{table['id']}/" not in action or shape in seen:
+            continue  # one of each kind: the score pad repeats its form per side
+        seen.add(shape)
+        base = {f["name"]: f.get("value", "") for f in controls
+                if f.get("type") not in ("radio", "checkbox", "submit") and "text" not in f}
+        for name in {f["name"] for f in controls}:
+            for value in HOSTILE_VALUES:
+                data = {**base, name: value}
+                if form["attrs"].get("method", "get").lower() == "post":
+                    response = client.post(action, data=data, headers={"HX-Request": "true"})
+                else:
+                    response = client.get(action, query_string=data, headers={"HX-Request": "true"})
+                previewed = client.get(f"/t/{table['id']}/preview", query_string=data)
+                assert response.status_code < 500 and previewed.status_code < 500, (action, name, value[:12])
+                tried += 2
+    assert tried >= 2 * len(HOSTILE_VALUES)
+    print(f"{game}/{mode}: {tried} hostile form submissions, none answered 5xx")
+    no_traceback(caplog)
