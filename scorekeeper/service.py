@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.engine import RULES
 from scorekeeper.engine.base import MODES, MalformedEvent, NotationError, RuleViolation, SetupError
@@ -337,8 +338,11 @@ def _queue_on_row(table: Table) -> None:
     races in a row and be told the table was busy (503)."""
     if db.engine.dialect.name != "postgresql":
         return
-    db.session.execute(select(Table.id).where(Table.id == table.id).with_for_update())
-    db.session.expire(table, ["head_seq"])
+    head = db.session.execute(select(Table.head_seq).where(Table.id == table.id).with_for_update()).scalar()
+    if head is None:  # expired while this phone was writing
+        db.session.rollback()
+        raise TableError(404, "not_found", f"there is no table {table.id!r}")
+    set_committed_value(table, "head_seq", head)  # what the lock read, without another round trip
 
 
 Step = Callable[[Table, Snapshot], tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]]

@@ -114,3 +114,20 @@ def test_hostile_names_stay_text_and_fit_the_phone(browser: Browser, live_app, g
     page.goto(f"{base}/")
     holds(page, dialogs, names, f"{game}: your tables")
     page.context.close()
+
+
+def test_a_refused_form_gives_hostile_names_back_as_values(browser: Browser, live_server: str) -> None:
+    """The opening form, refused (a target that is not a number), shows the names typed back in
+    their fields, as values, and names the bad field: nothing runs, nothing spills sideways."""
+    page, dialogs = phone(browser)
+    page.goto(live_server + "/")
+    page.get_by_label("Score pad").check()
+    names = [SCRIPT, IMG, LONG, WIDE]
+    for i, name in enumerate(names):
+        page.locator(f"#player{i}").fill(name)
+    page.locator("input[name=opt_scorepad_target]").evaluate("el => { el.type = 'text'; el.value = '6x'; }")
+    with page.expect_response(lambda r: r.url.endswith("/tables")) as answer:
+        page.get_by_role("button", name="Open the table").click()
+    assert answer.value.status == 400
+    holds(page, dialogs, [], "refused opening form")
+    assert [page.locator(f"#player{i}").input_value() for i in range(len(names))] == names
