@@ -318,3 +318,15 @@ def test_every_sheet_form_field_takes_hostile_values(sqlite_app: Flask, client: 
     assert tried >= 2 * len(HOSTILE_VALUES)
     print(f"{game}/{mode}: {tried} hostile form submissions, none answered 5xx")
     no_traceback(caplog)
+
+
+def test_a_deep_body_is_refused_even_where_no_view_reads_it(sqlite_app: Flask, client: FlaskClient, caplog) -> None:
+    """The body is read before the view runs: undo takes no body, yet a deep one is refused and
+    nothing is undone, and a validator reading the raw bytes later can only meet a bounded body."""
+    table = open_table(client)
+    caplog.set_level(logging.INFO)
+    response = client.post(f"/api/v1/tables/{table['id']}/undo", data=NESTED_ARRAYS, content_type="application/json",
+                           headers={"Authorization": f"Bearer {table['write_token']}"})
+    api_error(response, 400, "malformed_json")
+    assert tables_and_events(sqlite_app) == (1, 1)
+    no_traceback(caplog)
