@@ -10,8 +10,10 @@ import contextlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.engine import RULES
 from scorekeeper.engine.base import MODES, MalformedEvent, NotationError, RuleViolation, SetupError
@@ -168,16 +171,31 @@ def state_json(table: Table, snap: Snapshot | None = None) -> dict[str, Any]:
 # --- Opening and finding tables -------------------------------------------------------------
 
 
+# Formatting without letters of its own: a bidi override in a name would reverse the text beside
+# it on every phone, a zero-width space makes "Anna" and "An\u200bna" two players who look alike.
+_INVISIBLE = re.compile("[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Not text at all: NUL and lone surrogates cannot even be stored (PostgreSQL refuses both, SQLite
+# the surrogates); other control characters have no place in a name.
+_NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
+def _fold(name: str) -> str:
+    """The name as two players could confuse it: case, compatibility forms and joiners ignored."""
+    return "".join(c for c in unicodedata.normalize("NFKC", name).casefold() if unicodedata.category(c) != "Cf")
+
+
 def clean_players(players: Any) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise bad_request("players must be a list of names")
-    names = [" ".join(p.split()) for p in players]
+    if any(unicodedata.category(c) in ("Cc", "Cs") for p in players for c in p if not c.isspace()):
+        raise bad_request("a player's name holds a control character")
+    names = [" ".join(_INVISIBLE.sub("", p).split()) for p in players]
     for name in names:
         if not name:
             raise bad_request("a player's name is empty")
         if len(name) > MAX_NAME:
             raise bad_request(f"the name {name[:20]!r}… is longer than {MAX_NAME} characters")
-    folded = [n.casefold() for n in names]
+    folded = [_fold(n) for n in names]
     dupes = sorted({n for n, f in zip(names, folded, strict=True) if folded.count(f) > 1})
     if dupes:
         raise bad_request(f"two players share the name {dupes[0]!r}")
@@ -257,7 +275,24 @@ def check_event(event: Any) -> dict[str, Any]:
         raise TableError(400, "malformed_event", "undo has its own call: POST …/undo")
     if len(json.dumps(event)) > MAX_EVENT_BYTES:
         raise TableError(400, "malformed_event", f"an event may hold at most {MAX_EVENT_BYTES} bytes")
+    if _holds_non_text(event):
+        raise TableError(400, "malformed_event", "an event's text may not hold NUL or lone surrogate characters")
     return event
+
+
+def _holds_non_text(value: Any) -> bool:
+    stack = [value]
+    while stack:  # a loop, not recursion: the nesting was bounded when the JSON was read, but need not be
+        item = stack.pop()
+        if isinstance(item, str):
+            if _NOT_TEXT.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _conflict(table_id: str) -> TableError:
@@ -297,6 +332,19 @@ def _writer_lock() -> Any:
     return _sqlite_writer if db.engine.dialect.name == "sqlite" else contextlib.nullcontext()
 
 
+def _queue_on_row(table: Table) -> None:
+    """PostgreSQL: writers of one table wait their turn on its row (``FOR UPDATE``) and then read
+    the head. Racing the conditional update alone, one of thirty phones at once could lose twenty
+    races in a row and be told the table was busy (503)."""
+    if db.engine.dialect.name != "postgresql":
+        return
+    head = db.session.execute(select(Table.head_seq).where(Table.id == table.id).with_for_update()).scalar()
+    if head is None:  # expired while this phone was writing
+        db.session.rollback()
+        raise TableError(404, "not_found", f"there is no table {table.id!r}")
+    set_committed_value(table, "head_seq", head)  # what the lock read, without another round trip
+
+
 Step = Callable[[Table, Snapshot], tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]]
 
 
@@ -308,6 +356,7 @@ def _write(table: Table | str, step: Step, author: int | None, expected_seq: int
     with _writer_lock():
         for _attempt in range(20):
             current = current or get_table(table_id)
+            _queue_on_row(current)
             if expected_seq is not None and expected_seq != current.head_seq:
                 raise _conflict(table_id)
             snap = snapshot(current)
@@ -433,7 +482,8 @@ def import_table(data: Any) -> Table:
     stack: list[Any] = []
     for number, item in enumerate(events, start=1):
         payload = item.get("event") if isinstance(item, dict) and "event" in item else item
-        author = item.get("by") if isinstance(item, dict) and isinstance(item.get("by"), int) else None
+        by = item.get("by") if isinstance(item, dict) else None
+        author = by if isinstance(by, int) and not isinstance(by, bool) and 0 <= by < len(names) else None
         if isinstance(payload, dict) and payload.get("type") == "undo":
             if stack:
                 stack.pop()

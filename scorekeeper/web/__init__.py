@@ -18,7 +18,16 @@ from scorekeeper.web.charts import line_chart
 
 def register(app: Flask) -> None:
     from scorekeeper.web import api, desk, play, pwa, rulebook, tables
+    from scorekeeper.web.json_input import BoundedJSONProvider
 
+    app.json = BoundedJSONProvider(app)  # every JSON body is depth-checked before it is decoded
+
+    @app.before_request
+    def read_json_first() -> None:
+        # Read (and cache) a JSON body before any view or validator sees it, so one that nests
+        # too deeply is refused here whatever the view later does with the raw bytes.
+        if request.is_json and request.method in ("POST", "PUT", "PATCH"):
+            request.get_json(silent=True)
     for module in (tables, play, api, rulebook, desk, pwa):
         app.register_blueprint(module.bp)
 

@@ -13,16 +13,18 @@ leaf to true: radio buttons ``sides.*.storan`` with value ``1`` → ``sides[1].s
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper.service import TableError
+from scorekeeper.web import json_input
 
 IGNORED = {"csrf_token", "expected_seq", "_redirect"}
 MAX_INDEX = 63  # list indexes in dotted names: sides, players, seats — never more than a few
+MAX_PARTS = 8  # parts of a dotted name: real forms use three (sides.0.cards); a name of thousands
+# would build an event nested thousands deep, which the encoder cannot even measure
 
 
 def event_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
@@ -32,6 +34,8 @@ def event_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
         path = name.split(".")
         if path[0] in IGNORED or not name:
             continue
+        if len(path) > MAX_PARTS:
+            raise TableError(400, "bad_request", f"the field {name[:40]!r}… has more than {MAX_PARTS} dotted parts")
         values = form.getlist(raw_key)
         try:
             if len(path) == 1:
@@ -52,24 +56,24 @@ def event_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
 def _put(root: dict[str, Any], path: list[str], value: Any) -> None:
     node: Any = root
     for here, after in zip(path, path[1:], strict=False):
-        node = _child(node, here, [] if after.isdigit() else {})
+        node = _child(node, here, [] if after.isascii() and after.isdigit() else {})
     _store(node, path[-1], value)
 
 
 def _reach(root: dict[str, Any], path: list[str]) -> None:
     node: Any = root
     for here, after in zip(path, path[1:], strict=False):
-        node = _child(node, here, [] if after.isdigit() else {})
+        node = _child(node, here, [] if after.isascii() and after.isdigit() else {})
 
 
 def _slot(node: Any, key: str) -> tuple[Any, int | str]:
     if isinstance(node, list):
-        if not key.isdigit() or int(key) > MAX_INDEX:
+        if whole_number(key, 2) is None or int(key) > MAX_INDEX:
             raise ValueError(f"{key!r} is not a list index (0–{MAX_INDEX})")
         index = int(key)
         node.extend([None] * (index + 1 - len(node)))
         return node, index
-    if not key or key.isdigit():
+    if not key or (key.isascii() and key.isdigit()):
         raise ValueError(f"{key!r} is not a field name")
     return node, key
 
@@ -111,12 +115,20 @@ def _convert(kind: str, values: list[str]) -> Any:
         return [int(v) for v in values if v.strip()]
     if kind == "json":
         try:
-            return json.loads(value)
-        except json.JSONDecodeError as exc:
+            return json_input.loads(value)
+        except json_input.TooDeep as exc:
+            raise ValueError(f"nested more than {json_input.MAX_DEPTH} levels deep") from exc
+        except ValueError as exc:
             raise ValueError("not valid JSON") from exc
     return value
 
 
+def whole_number(text: str, digits: int = 9) -> int | None:
+    """A whole number typed into a form, or None. ``str.isdigit`` alone lets "²" through to
+    ``int()`` (a 500), and a number of thousands of digits is refused by ``int()`` too."""
+    text = text.strip()
+    return int(text) if 0 < len(text) <= digits and text.isascii() and text.isdigit() else None
+
+
 def expected_seq(form: MultiDict[str, str]) -> int | None:
-    value = form.get("expected_seq", "").strip()
-    return int(value) if value.isdigit() else None
+    return whole_number(form.get("expected_seq", ""))

@@ -18,7 +18,7 @@ def _lan() -> str | None:
 def base_url() -> str:
     host = request.host
     port_text = host.rsplit(":", 1)[1] if ":" in host and not host.endswith("]") else ""
-    port = int(port_text) if port_text.isdigit() else (443 if request.scheme == "https" else 80)
+    port = int(port_text) if port_text.isascii() and port_text.isdigit() and len(port_text) <= 5 else (443 if request.scheme == "https" else 80)
     return public_base(current_app.config.get("PUBLIC_URL", ""), port, request.scheme,
                        fallback=request.host_url, finder=_lan)
 

@@ -25,7 +25,8 @@ from scorekeeper.engine import RULES
 from scorekeeper.extensions import limiter
 from scorekeeper.models import Table
 from scorekeeper.service import TableError
-from scorekeeper.web import access
+from scorekeeper.web import access, json_input
+from scorekeeper.web.forms import whole_number
 from scorekeeper.web.links import join_url, qr_svg, watch_url
 from scorekeeper.web.views import view_for
 
@@ -162,10 +163,11 @@ def seat(table_id: str) -> WerkzeugResponse:
     if access.cap_of(table) != "write":
         abort(403)
     raw = request.form.get("seat", "")
+    seat = whole_number(raw, 2)
     if raw == "watch":
         access.take_seat(table, None)
-    elif raw.isdigit() and int(raw) < len(table.seats):
-        access.take_seat(table, int(raw))
+    elif seat is not None and seat < len(table.seats):
+        access.take_seat(table, seat)
     else:
         abort(400)
     return redirect(url_for("tables.show", table_id=table.id))
@@ -196,8 +198,11 @@ def import_() -> WerkzeugResponse | tuple[str, int]:
         if upload is None or not upload.filename:
             raise TableError(400, "bad_request", _("Choose an exported .json file."))
         try:
-            data = json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            data = json_input.loads(upload.read())
+        except json_input.TooDeep as exc:
+            raise TableError(400, "malformed_json", _("That file is nested more than %(limit)s levels deep.",
+                                                      limit=json_input.MAX_DEPTH)) from exc
+        except ValueError as exc:
             raise TableError(400, "bad_request", _("That file is not JSON.")) from exc
         table = service.import_table(data)
     except TableError as exc:

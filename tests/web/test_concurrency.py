@@ -59,3 +59,60 @@ def test_concurrent_writers(app, with_expected: bool) -> None:
     from scorekeeper.service import cache
     cache.clear()
     assert client.get(f"/api/v1/tables/{table['id']}", headers=headers).json["state"] == state
+
+
+RACERS = 30
+RACE_ROUNDS = 3
+
+
+def test_thirty_writers_and_undos_race_on_one_table(app) -> None:
+    """Issue 17: 30 phones at once, a third of them undoing after each move. The log stays
+    gap-free, every 201 is in it with the move that was sent, no move is undone twice, and the
+    sheet equals a fresh replay of the log."""
+    client = app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"],
+                                                "options": {"target": 10_000}}).json
+    url = f"/api/v1/tables/{table['id']}"
+    writes: list[tuple[int, dict, str]] = []
+    undos: list[tuple[int, dict]] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(RACERS)
+
+    def phone(n: int) -> None:
+        phone_client = app.test_client()
+        headers = {"Authorization": f"Bearer {table['write_token']}"}
+        for r in range(RACE_ROUNDS):
+            barrier.wait()
+            note = f"phone {n} round {r}"
+            response = phone_client.post(f"{url}/events", json={"type": "points", "side": n % 2, "points": 1,
+                                                                "note": note}, headers=headers)
+            with lock:
+                writes.append((response.status_code, response.json, note))
+            if n % 3 == 0:
+                response = phone_client.post(f"{url}/undo", headers=headers)
+                with lock:
+                    undos.append((response.status_code, response.json))
+
+    threads = [threading.Thread(target=phone, args=(n,)) for n in range(RACERS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert len(writes) == RACERS * RACE_ROUNDS and len(undos) == (RACERS + 2) // 3 * RACE_ROUNDS
+    assert {status for status, _, _ in writes} == {201}, [body for status, body, _ in writes if status != 201][:3]
+    assert all(status == 200 for status, _ in undos), [body for status, body in undos if status != 200][:3]
+
+    headers = {"Authorization": f"Bearer {table['read_token']}"}
+    log = client.get(f"{url}/events", headers=headers).json["events"]
+    assert [e["seq"] for e in log] == list(range(1, len(writes) + len(undos) + 1))  # gap-free, nothing extra
+    by_seq = {e["seq"]: e["event"] for e in log}
+    for _, body, note in writes:  # every 201 present, holding the move that was sent
+        assert by_seq[body["seq"]]["type"] == "points" and by_seq[body["seq"]]["note"] == note
+    assert sorted(body["seq"] for _, body in undos) == sorted(s for s, e in by_seq.items() if e["type"] == "undo")
+    undone = [e["undoes"] for e in by_seq.values() if e["type"] == "undo"]
+    assert len(undone) == len(set(undone)) and all(by_seq[s]["type"] == "points" for s in undone)
+    state = client.get(url, headers=headers).json["state"]
+    assert sum(state["scores"]) == len(writes) - len(undos)
+    from scorekeeper.service import cache
+    cache.clear()
+    assert client.get(url, headers=headers).json["state"] == state

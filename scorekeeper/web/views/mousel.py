@@ -19,6 +19,7 @@ from flask_babel import ngettext
 
 from scorekeeper.engine.base import RuleViolation
 from scorekeeper.engine.mousel import RANKS_32, RANKS_52, SUITS, Mousel, MouselState
+from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register
 
 SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -586,7 +587,7 @@ def tally(state: Mapping[str, Any], names: Sequence[str], args: Mapping[str, lis
     taker = args.get("taker:int", [])
     rows = []
     for p, name in enumerate(names):
-        t = int(tricks[p]) if len(tricks) == len(names) and tricks[p].isdigit() else 0
+        t = (whole_number(tricks[p]) or 0) if len(tricks) == len(names) else 0
         rows.append({"seat": p, "name": name, "in": p in seated, "tricks": t,
                      "taker": taker == [str(p)], "folded": str(p) in args.get("folded:intlist", []),
                      "revoke": str(p) in args.get("revokes:intlist", []),

@@ -23,6 +23,7 @@ from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, Card, NotationError, p
 from scorekeeper.engine.base import MalformedEvent, RuleViolation
 from scorekeeper.engine.muggins import DEAL_TABLE, Muggins, MugginsState, placements_for
 from scorekeeper.web import asset
+from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register
 
 PACK_CODES: tuple[str, ...] = tuple(r + s for s in FRENCH_SUITS for r in FRENCH_RANKS)
@@ -350,8 +351,9 @@ def tally(table_id: str, names: Sequence[str], args: Mapping[str, list[str]]) ->
     n = len(names)
     order: list[int] = []
     for text in args.get("order", []):
-        if text.isdigit() and int(text) < n and int(text) not in order:
-            order.append(int(text))
+        seat = whole_number(text, 2)
+        if seat is not None and seat < n and seat not in order:
+            order.append(seat)
     left = [p for p in range(n) if p not in order]
     complete = len(left) <= 1
     placings = [[p] for p in order + left] if complete else []

@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 from scorekeeper.cards import GERMAN_RANKS, GERMAN_SUITS, Card, parse_card
 from scorekeeper.engine.mulatschak import START, Mulatschak, MulState
 from scorekeeper.engine.tricks import check_play
+from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register
 
 SUIT_CSS = {s: f"g-{s}" for s in GERMAN_SUITS}
@@ -732,7 +733,7 @@ def tally(state: Mapping[str, Any], raw: MulState, names: Sequence[str], args: M
         if not state["sheet"] else [],
         "players": [{"seat": p, "name": nm, "declarer": picked("declarer:int") == [str(p)],
                      "home": str(p) in picked("home:intlist"), "revoke": str(p) in picked("revokes:intlist"),
-                     "tricks": int(tricks[p]) if len(tricks) == n and tricks[p].isdigit() else 0}
+                     "tricks": (whole_number(tricks[p]) or 0) if len(tricks) == n else 0}
                     for p, nm in enumerate(names)],
         "bids": [{"n": t, "label": term("Muli") if t == 5 else str(t), "checked": picked("bid:int") == [str(t)]}
                  for t in range(1, 6)],
