@@ -123,7 +123,7 @@ def run(scheme: ValueScheme, count: int, repeat: int, block: int) -> list[tuple[
     def ours_shown(played: Card, taken: tuple[Card, ...]) -> object:
         found = find_grouping(played, taken, scheme)
         if found is not None:
-            found.groups
+            return found.groups
         return found
 
     def theirs(played: Card, taken: tuple[Card, ...]) -> object:
