@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from itertools import combinations, product
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.cards import Card, french_pack, parse_card, parse_cards
@@ -256,6 +256,95 @@ schemes = st.sampled_from([MULLE_SCHEME, STRICT, KASINO_SCHEME, HANDTABLE, FIXED
 def test_claim_matches_reference(played: Card, taken: list[Card], scheme: ValueScheme) -> None:
     found = find_grouping(played, taken, scheme)
     assert (found is not None) == reference_legal(played, taken, scheme)
+    if found is not None:
+        assert Counter(found.cards) == Counter(taken)
+        for group, values, ranked in zip(found.groups, found.counted, found.rank_matched, strict=True):
+            if ranked:
+                assert len(group) == 1 and group[0].rank == played.rank
+            else:
+                assert sum(values) == found.value
+                assert all(x in scheme.table_values(c) for c, x in zip(group, values, strict=True))
+
+
+def brute_force_legal(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> bool:
+    """``reference_legal`` for bigger claims: the same literal reading (the first card's group is
+    every subset of the others holding it, or a rank-match single), remembering the remainders
+    already refused and dropping a subset as soon as its smallest total passes v."""
+    def sums(group: Sequence[Card]) -> set[int]:
+        out = {0}
+        for card in group:
+            out = {s + x for s in out for x in scheme.table_values(card)}
+        return out
+
+    def solve(v: int) -> bool:
+        refused: set[tuple[Card, ...]] = set()
+
+        def partition(rest: tuple[Card, ...]) -> bool:
+            if not rest:
+                return True
+            if rest in refused:
+                return False
+            first, others = rest[0], rest[1:]
+            if scheme.rank_match and first.rank == played.rank and partition(others):
+                return True
+
+            def grow(i: int, chosen: list[int], low: int) -> bool:
+                if v in sums([first, *(others[j] for j in chosen)]):
+                    left = tuple(c for j, c in enumerate(others) if j not in chosen)
+                    if partition(left):
+                        return True
+                for j in range(i, len(others)):
+                    step = min(scheme.table_values(others[j]))
+                    if low + step <= v and grow(j + 1, [*chosen, j], low + step):
+                        return True
+                return False
+
+            if grow(0, [], min(scheme.table_values(first))):
+                return True
+            refused.add(rest)
+            return False
+
+        return partition(tuple(sorted(taken)))
+
+    return bool(taken) and any(solve(v) for v in scheme.played_values(played))
+
+
+@st.composite
+def claims(draw: st.DrawFn) -> tuple[Card, list[Card], ValueScheme]:
+    """A played card and a claim of 2–12 cards: random cards, or groups built to make one of the
+    played card's values (with rank-match singles), perhaps with a stray card added."""
+    scheme = draw(schemes)
+    played = draw(card_st)
+    if draw(st.booleans()):
+        return played, draw(st.lists(card_st, min_size=2, max_size=12)), scheme
+    v = draw(st.sampled_from([x for x in scheme.played_values(played) if 0 < x <= scheme.max_value]))
+    taken: list[Card] = []
+    size = draw(st.integers(2, 12))
+    while len(taken) < size:
+        group: list[Card] = []
+        total = 0
+        while total < v:
+            fits = [c for c in PACK if any(total + x <= v for x in scheme.table_values(c))]
+            card = draw(st.sampled_from(fits))
+            group.append(card)
+            total += draw(st.sampled_from([x for x in scheme.table_values(card) if total + x <= v]))
+        if len(taken) + len(group) > 12:
+            break
+        taken += group
+    if draw(st.booleans()) and len(taken) < 12:
+        taken.append(draw(card_st))
+    return played, taken or [played], scheme
+
+
+@settings(max_examples=300)
+@given(claim=claims())
+def test_the_fast_check_agrees_with_brute_force_up_to_12_cards(claim: tuple[Card, list[Card], ValueScheme]) -> None:
+    played, taken, scheme = claim
+    found = find_grouping(played, taken, scheme)
+    assert (found is not None) == brute_force_legal(played, taken, scheme)
+    event("legal" if found is not None else "refused")
+    if len(taken) <= 7:
+        assert (found is not None) == reference_legal(played, taken, scheme)
     if found is not None:
         assert Counter(found.cards) == Counter(taken)
         for group, values, ranked in zip(found.groups, found.counted, found.rank_matched, strict=True):
