@@ -62,13 +62,14 @@ groupings are worked out when first read (see ``_Listing``).
 
 from __future__ import annotations
 
+import gc
 from collections import Counter, OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import islice
 from math import prod
 from threading import Lock
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from scorekeeper.cards import Card
 
@@ -615,6 +616,9 @@ def _claim_tables(scheme: ValueScheme) -> dict[str, dict[str, _ClaimTables]]:
 
 _FRENCH_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _FRENCH_ORDER = sorted((Card(rank, suit) for rank in _FRENCH_RANKS for suit in _SUIT_ORDER), key=card_sort_key)
+_PLACE: dict[str, dict[str, int]] = {}  # rank, suit: the card's place in _FRENCH_ORDER
+for _place, _card in enumerate(_FRENCH_ORDER):
+    _PLACE.setdefault(_card.rank, {})[_card.suit] = _place
 
 
 def _build_claim_tables(scheme: ValueScheme, played: Card, values: tuple[int, ...]) -> _ClaimTables:
@@ -903,16 +907,35 @@ _Capture = tuple[tuple[Card, ...], Grouping]
 _Piece = tuple[tuple[int, tuple[int, ...]], tuple[Card, ...], tuple[int, ...], bool, str]
 _RUN_ENTRIES = 256  # entries per lookup table over a run of fields (spelling keys, weighing vectors)
 _SPELL_BY_TABLE = 48  # captures in one size before spelling by lookup tables pays for building them
-_FIRST_REACH = 8  # the first search of a big table covers captures of up to this many cards
+_FIRST_REACH = 2  # the first search of a table covers captures of up to this many cards
 
 
-def _runs(caps: Sequence[int]) -> list[tuple[int, int]]:
-    """Consecutive fields [start, end) whose combined values stay within _RUN_ENTRIES."""
+_PICK_ENTRIES = 1 << 8  # combined values of a run of kinds whose picks are looked up at once
+_SPELL_HALVES = 1 << 17  # halves of keys remembered per listing before starting afresh
+_T = TypeVar("_T")
+
+
+class _Memo(dict[int, _T]):
+    """A dict that works a missing entry out (``make``) and keeps it."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[int], _T]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: int) -> _T:
+        value = self[key] = self.make(key)
+        return value
+
+
+def _runs(caps: Sequence[int], most: int = _RUN_ENTRIES) -> list[tuple[int, int]]:
+    """Consecutive fields [start, end) whose combined values stay within ``most``."""
     runs: list[tuple[int, int]] = []
     start = 0
     while start < len(caps):
         end, entries = start + 1, caps[start] + 1
-        while end < len(caps) and entries * (caps[end] + 1) <= _RUN_ENTRIES:
+        while end < len(caps) and entries * (caps[end] + 1) <= most:
             entries *= caps[end] + 1
             end += 1
         runs.append((start, end))
@@ -974,6 +997,9 @@ class _Listing:
         self.lock = Lock()
         self.group_kinds: dict[int, list[tuple[int, int]]] = {}
         self.spellers: list[tuple[int, int, dict[int, tuple[Card, ...]]]] | None = None
+        self.pickers: list[tuple[int, int, _Memo[list[int]]]] | None = None
+        self.groups: list[list[list[tuple[int, int]]] | None] = []
+        self.halves: tuple[_Memo[tuple[Card, ...]], int, _Memo[tuple[Card, ...]], int] | None = None
         self.weighers: list[tuple[int, int, dict[int, int]]] | None = None
         self.kind_of_card: dict[Card, int] | None = None
         self.plans: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
@@ -1012,16 +1038,26 @@ class _Listing:
                     self._search(min(self.total, max(size, 2 * self.reach, _FIRST_REACH)))
         return self
 
-    def _search(self, reach: int) -> None:
-        parents: list[dict[int, tuple[int, int]]] = []
-        first: dict[int, tuple[int, int]] = {}  # vector: (value index, size)
-        for vi, v in enumerate(self.values):
+    def _groups(self, vi: int, v: int) -> list[list[tuple[int, int]]]:
+        """The valid groups for v by first kind (sized), worked out once: the search may rerun."""
+        while len(self.groups) <= vi:
+            self.groups.append(None)
+        by_first = self.groups[vi]
+        if by_first is None:
             by_first = _sized_groups_by_first([kind[0] for kind in self.kinds], self.packing, v,
                                               self.scheme.max_value)
             for k, kind in enumerate(self.kinds):
                 single = (1, self.packing.unit(k))
                 if kind[1] and single not in by_first[k]:
                     by_first[k].insert(0, single)  # the rank-match single (MULLE-CAP-3(b))
+            self.groups[vi] = by_first
+        return by_first
+
+    def _search(self, reach: int) -> None:
+        parents: list[dict[int, tuple[int, int]]] = []
+        first: dict[int, tuple[int, int]] = {}  # vector: (value index, size)
+        for vi, v in enumerate(self.values):
+            by_first = self._groups(vi, v)
             found, sizes = _unions(self.packing, by_first, reach) if any(by_first) else ({}, {})
             parents.append(found)
             for vector, size in sizes.items():
@@ -1124,29 +1160,93 @@ class _Listing:
     def captures(self, keep: set[int] | None = None, alone: Card | None = None) -> Iterator[_Capture]:
         """The captures in the documented order (size, then cards); ``keep`` limits the kind
         vectors, ``alone`` leaves out the captures holding that card with others."""
+        for chunk in self.chunks(keep, alone):
+            yield from chunk
+
+    def chunks(self, keep: set[int] | None = None, alone: Card | None = None,
+               limit: int | None = None) -> Iterator[list[_Capture]]:
+        """``captures`` a list per size, and only the first ``limit`` in all: a list is built in
+        one comprehension, far cheaper per capture than a generator's steps."""
         mask = self.alone_mask(alone)
         low = (1 << self.index_bits) - 1
         values, value_at, deferred = self.values, self.value_at, Grouping._deferred
+        keys_of = self._keys
+        left = limit
+        if limit is None:
+            self.reaching(self.total)  # at once: growing the search step by step redoes it
         for size in range(1, self.total + 1):
+            if left is not None and left <= 0:
+                return
             self.reaching(size)
             keyed: list[int] = []
             for index in self.by_size.get(size, ()):
-                if keep is not None and index not in keep:
-                    continue
-                keys = [index]
-                for k, n in self._group_kinds(self.vectors[index]):
-                    picks = self.picks[k][n]
-                    if len(picks) == 1:
-                        keys = [key + picks[0] for key in keys]
-                    else:
-                        keys = [key + pick for key in keys for pick in picks]
-                keyed += keys
+                if keep is None or index in keep:
+                    keyed += keys_of(index)
             if mask and size > 1:
                 keyed = [key for key in keyed if not key & mask]
+            if not keyed:
+                continue
             keyed.sort(reverse=True)
-            spell = self.spell if len(keyed) > _SPELL_BY_TABLE or self.spellers else self._spell_slowly
-            for key in keyed:
-                yield spell(key), deferred(values[value_at[key & low]], self, key)
+            if left is not None:
+                del keyed[left:]
+                left -= len(keyed)
+            high, high_shift, low_cards, low_mask = self._spelling()
+            shift = self.index_bits
+            yield [(high[key >> high_shift] + low_cards[(key >> shift) & low_mask],
+                    deferred(values[value_at[key & low]], self, key)) for key in keyed]
+
+    def _keys(self, index: int) -> list[int]:
+        """The keys of every capture spelling kind vector ``index``: a product over runs of kinds,
+        each run's picks looked up at once (a kind's picks: its cards and copies)."""
+        vector = self.vectors[index]
+        keys = [index]
+        for shift, mask, table in self._pickers():
+            part = table[(vector >> shift) & mask]
+            if len(part) > 1:
+                keys = [key + pick for key in keys for pick in part]
+            elif part[0]:
+                pick = part[0]
+                keys = [key + pick for key in keys]
+        return keys
+
+    def _pickers(self) -> list[tuple[int, int, _Memo[list[int]]]]:
+        pickers = self.pickers
+        if pickers is None:
+            pickers = []
+            width, caps = self.packing.width, self.packing.caps
+            for start, end in _runs(caps, _PICK_ENTRIES):
+                def make(bits: int, start: int = start, end: int = end) -> list[int]:
+                    sums = [0]
+                    for k in range(start, end):
+                        n = (bits >> (width * (k - start))) & self.packing.mask
+                        if n:
+                            sums = [total + pick for total in sums for pick in self.picks[k][n]]
+                    return sums
+                pickers.append((width * start, (1 << (width * (end - start))) - 1, _Memo(make)))
+            self.pickers = pickers
+        return pickers
+
+    def _spelling(self) -> tuple[_Memo[tuple[Card, ...]], int, _Memo[tuple[Card, ...]], int]:
+        """A key's cards as two halves, each looked up (and worked out when first met): the
+        captures of a table share a few thousand halves."""
+        spelling = self.halves
+        if spelling is None or len(spelling[0]) + len(spelling[2]) > _SPELL_HALVES:
+            width, slots = self.width, self.slots
+            split = len(slots) // 2
+            field = (1 << width) - 1
+
+            def cards_of(bits: int, start: int, end: int) -> tuple[Card, ...]:
+                cards: tuple[Card, ...] = ()
+                for i in range(start, end):
+                    n = (bits >> (width * (end - 1 - i))) & field
+                    if n:
+                        cards += (slots[i],) * n
+                return cards
+
+            spelling = self.halves = (
+                _Memo(lambda bits: cards_of(bits, 0, split)), width * (len(slots) - split) + self.index_bits,
+                _Memo(lambda bits: cards_of(bits, split, len(slots))), (1 << (width * (len(slots) - split))) - 1)
+        return spelling
 
     def _spell_slowly(self, key: int) -> tuple[Card, ...]:
         width_mask = (1 << self.width) - 1
@@ -1241,14 +1341,22 @@ def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme) -> _Li
     """The listing of ``played`` on ``table``. The played card matters only through its values and
     (with rank-match) its rank, so e.g. 7♣ and 7♥ share one. The last few are kept: a screen
     asks about every card of a hand on one table, then about one card's captures."""
-    ordered = tuple(sorted(table, key=card_sort_key))
+    # The table goes into the key as card places (ints hash fast; cards do not, and the cache
+    # hashes its keys again whenever it is walked).
+    ordered: Sequence[Card] | None = None
+    try:
+        places: tuple[object, ...] = tuple(sorted([_PLACE[card.rank][card.suit] for card in table]))
+    except KeyError:  # not a French card
+        places = ordered = tuple(sorted(table, key=card_sort_key))
     values = _played_values(played, scheme)
-    key = (scheme, played.rank if scheme.rank_match else None, values, ordered)
+    key = (scheme, played.rank if scheme.rank_match else None, values, places)
     with _cache_lock:
         found = _cache.get(key)
         if found is not None:
             _cache.move_to_end(key)
             return found
+    if ordered is None:
+        ordered = [_FRENCH_ORDER[place] for place in places if isinstance(place, int)]
     found = _Listing(played, values, ordered, scheme)
     with _cache_lock:
         _cache[key] = found
@@ -1275,8 +1383,30 @@ def legal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
         raise ValueError(f"limit must be at least 0, not {limit}")
     if not table or limit == 0:
         return []
-    found = _listing_of(played, table, scheme).captures(alone=alone)
-    return list(found if limit is None else islice(found, limit))
+    listing = _listing_of(played, table, scheme)
+    if limit is not None and limit <= _SMALL_LISTING:
+        return [capture for chunk in listing.chunks(alone=alone, limit=limit) for capture in chunk]
+    with _collector_paused():
+        return [capture for chunk in listing.chunks(alone=alone, limit=limit) for capture in chunk]
+
+
+_SMALL_LISTING = 1000  # captures asked for below which holding the collector is not worth it
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Hold the cyclic garbage collector while a listing is built: tens of thousands of results
+    (three tracked objects each, none in a cycle) would set off its passes over the growing list
+    again and again — half the time of a big listing. Another thread that finds it held leaves
+    it alone; whoever held it starts it again."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def count_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
