@@ -89,6 +89,19 @@ def _german(rank: str, suit: str) -> Card | None:
 def parse_card(text: str, pack: Pack = "french") -> Card:
     """Read one card in any accepted notation: ``10D``, ``td``, ``10♦``, ``♦10``, Swedish ``hE``/``s7``/``cKn``,
     German ``OS``, ``W``."""
+    # A replay reads the same few dozen spellings thousands of times: remember what they mean.
+    found = _parsed.get((text, pack)) if isinstance(text, str) else None
+    if found is None:
+        found = _parse_card(text, pack)
+        if len(_parsed) < 4096:
+            _parsed[(text, pack)] = found
+    return found
+
+
+_parsed: dict[tuple[str, str], Card] = {}
+
+
+def _parse_card(text: str, pack: Pack) -> Card:
     if not isinstance(text, str):
         raise NotationError(repr(text), pack, f"a card must be written as text, not {text!r}")
     raw = text.strip().replace(" ", "").replace("-", "")

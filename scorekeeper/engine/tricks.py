@@ -103,9 +103,18 @@ class Obligations:
 
 
 def suit_of(card: Card, trump: str | None, order: RankOrder) -> str:
-    if card in order.always_trump:
-        return trump if trump is not None else card.suit
+    always = order.always_trump
+    if always:
+        # Cards hash slowly; a rank outside the always-trump cards' ranks settles it at once.
+        ranks = _ALWAYS_RANKS.get(always)
+        if ranks is None:
+            ranks = _ALWAYS_RANKS[always] = frozenset(c.rank for c in always)
+        if card.rank in ranks and card in always:
+            return trump if trump is not None else card.suit
     return card.suit
+
+
+_ALWAYS_RANKS: dict[frozenset[Card], frozenset[str]] = {}  # a game has one or two such sets
 
 
 def _is_trump(card: Card, trump: str | None, order: RankOrder) -> bool:
