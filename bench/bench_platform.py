@@ -87,6 +87,22 @@ class Server:
     def mark(self) -> int:
         return self.log.stat().st_size
 
+    def cpu(self) -> float:
+        """CPU seconds (user + system) of gunicorn's master and workers so far, from /proc."""
+        if self.process is None:
+            return 0.0
+        pids, total = [self.process.pid], 0.0
+        while pids:
+            pid = pids.pop()
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+                for task in Path(f"/proc/{pid}/task").iterdir():
+                    pids += [int(c) for c in (task / "children").read_text().split()]
+            except OSError:
+                continue
+        return total
+
     def server_times(self, since: int, request: str) -> list[float]:
         """Seconds the server spent on each logged request starting with ``request`` (e.g. "POST /api/")
         since the mark: from reading the request to the last byte written, the client's time excluded."""
@@ -284,6 +300,7 @@ class Load:
     errors: int = 0
     reconnects: int = 0
     server: list[float] = field(default_factory=list)  # seconds inside gunicorn, from its access log
+    cpu: float = 0.0  # gunicorn's CPU seconds per request (warm-up included), from /proc
 
     @property
     def count(self) -> int:
@@ -394,14 +411,18 @@ def bench_writes(server: Server, clients: int, per_client: int, paced_per_client
     results: dict[str, Load] = {}
     # Fresh tables per run, so each run starts on short sheets (a long evening has ~50 entries).
     tables = [open_table(setup) for _ in range(clients)]
-    mark = server.mark()
+    mark, cpu = server.mark(), server.cpu()
     results["health"] = run_clients(f"GET /healthz, {clients} saturating", server.port,
                                     [healthz] * clients, per_client, max_seconds)
-    results["health"].server = measured(results["health"], server.server_times(mark, "GET /healthz"))
-    mark = server.mark()
+    logged = server.server_times(mark, "GET /healthz")
+    results["health"].cpu = (server.cpu() - cpu) / max(1, len(logged))
+    results["health"].server = measured(results["health"], logged)
+    mark, cpu = server.mark(), server.cpu()
     results["saturated"] = run_clients(f"POST events, {clients} saturating", server.port,
                                        writers(server.port, tables), per_client, max_seconds)
-    results["saturated"].server = measured(results["saturated"], server.server_times(mark, "POST /api/v1/tables/"))
+    logged = server.server_times(mark, "POST /api/v1/tables/")
+    results["saturated"].cpu = (server.cpu() - cpu) / max(1, len(logged))
+    results["saturated"].server = measured(results["saturated"], logged)
     tables = [open_table(setup) for _ in range(clients)]
     mark = server.mark()
     results["paced"] = run_clients(f"POST events, {clients} x 2/s paced", server.port,
@@ -758,6 +779,11 @@ def main(argv: list[str] | None = None) -> int:
         sat, paced, health = loads["saturated"], loads["paced"], loads["health"]
         print(f"  write throughput {sat.rate:.0f} req/s = {sat.rate / health.rate:.2f} x GET /healthz "
               f"({health.rate:.0f} req/s), same {args.clients} clients, same run")
+        if sat.cpu and health.cpu:
+            # The server is one process bound by its GIL: saturated, its throughput is 1 / CPU per
+            # request, so this ratio is what the throughputs show on an idle machine.
+            print(f"  server CPU per request: POST {sat.cpu * 1000:.2f} ms, GET /healthz {health.cpu * 1000:.2f} ms"
+                  f" -> CPU-bound throughput ratio {health.cpu / sat.cpu:.2f} (steady under other work)")
         for load in (paced, sat):
             kind = "paced" if load is paced else "saturated"
             print(f"  target POST median <= {TARGETS['post_median_ms']:.0f} ms ({kind}): {load.ms(50):6.2f} ms  "

@@ -58,7 +58,7 @@ def from_env(instance: Path) -> dict[str, Any]:
         # A table lasts an evening: the CSRF token lives as long as the session, not an hour.
         "WTF_CSRF_TIME_LIMIT": None,
         "WTF_CSRF_SSL_STRICT": False,
-        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "swept-memory://"),
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATE_LIMIT_CREATE": os.environ.get("RATE_LIMIT_CREATE", "30 per hour;5 per minute"),
         "RATE_LIMIT_EVENTS": os.environ.get("RATE_LIMIT_EVENTS", "600 per minute"),

@@ -9,6 +9,8 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
 
+from scorekeeper import limits_storage  # noqa: F401  (registers the swept-memory:// storage)
+
 
 class Base(DeclarativeBase):
     pass
@@ -19,5 +21,6 @@ migrate = Migrate()
 babel = Babel()
 compress = Compress()
 csrf = CSRFProtect()
-# Memory storage by default; RATELIMIT_STORAGE_URI (e.g. redis://…) shares limits across workers.
+# Memory storage by default (swept-memory://: limits' memory:// without its timer thread per
+# request); RATELIMIT_STORAGE_URI (e.g. redis://…) shares limits across workers.
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
