@@ -1,0 +1,157 @@
+"""Replay a whole session of every game from its events; print each game's figure. Asserts nothing.
+
+A server rebuilds a table's state by folding its engine's ``apply`` over the recorded events
+(when its snapshot cache misses, after a restart, on undo), so this is the cost a phone waits
+for at worst. Targets (issue 16): a 20-deal Mulatschak game ≤ 10 ms, 50 Mousel deals ≤ 6 ms,
+one whole 104-card Mulle deal ≤ 5 ms; the other games have no target and are printed for the
+record. The sessions come from the engines' random-playout simulators in ``tests/engine``
+(seeded, the same every run); only the replay is timed. CPU time (the process's own) is the
+figure that stays honest on a shared machine; wall time is printed beside it.
+
+    .venv/bin/python bench/bench_replays.py            # about a minute
+    .venv/bin/python bench/bench_replays.py --quick    # fewer runs
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from scorekeeper.engine import RULES  # noqa: E402
+
+Events = list[dict[str, Any]]
+
+
+def recorded(rules: Any, play: Callable[[], object]) -> Events:
+    """The events a simulator applied on its main line (refused attempts are not kept)."""
+    events: Events = []
+    cls = type(rules)
+    original = cls.apply
+
+    def apply(self: Any, state: Any, event: Mapping[str, Any]) -> Any:
+        after = original(self, state, event)
+        events.append(dict(event))
+        return after
+
+    cls.apply = apply
+    try:
+        play()
+    finally:
+        cls.apply = original
+    return events
+
+
+def mulle() -> tuple[list[str], dict[str, Any], Events, str]:
+    from tests.engine.test_mulle_playout import random_game
+
+    game = random_game(2, {}, seed=2024)
+    deals = sum(1 for e in game.events if e["type"] == "deal")
+    return ["P0", "P1"], {}, game.events, f"2 players, a whole game ({deals} deals)"
+
+
+def mulle_deal() -> tuple[list[str], dict[str, Any], Events, str]:
+    from tests.engine.test_mulle_playout import random_game
+
+    events = random_game(2, {}, seed=2024).events
+    second = next(i for i, e in enumerate(events) if e["type"] == "deal" and i > 0)
+    return ["P0", "P1"], {}, events[:second], "2 players, one whole 104-card deal"
+
+
+def kasino() -> tuple[list[str], dict[str, Any], Events, str]:
+    from tests.engine.test_kasino_playouts import Sim
+
+    sim = Sim(4, {}, random.Random(2024))
+    sim.play_game()
+    deals = sum(1 for e in sim.events if e["type"] == "deal")
+    return [f"P{i}" for i in range(4)], {}, sim.events, f"4 players, a whole game ({deals} deals)"
+
+
+def muggins() -> tuple[list[str], dict[str, Any], Events, str]:
+    from tests.engine.test_muggins_playouts import PACK, playout
+
+    rng = random.Random(2024)
+    deck = list(PACK)
+    rng.shuffle(deck)
+    events = recorded(RULES["muggins"], lambda: playout(4, deck, {}, rng, 0.1))
+    return [f"P{i}" for i in range(4)], {}, events, "4 players, a whole game (one in ten cards misplaced)"
+
+
+def mulatschak() -> tuple[list[str], dict[str, Any], Events, str]:
+    from bench_mulatschak import players, whole_game
+
+    events, sheet, _ = whole_game(4, seed=2030)
+    return players(4), {}, events, f"4 players, a whole game ({len(sheet)} deals)"
+
+
+def mousel() -> tuple[list[str], dict[str, Any], Events, str]:
+    from tests.engine.test_mousel_playouts import simulate_session
+
+    final, events = simulate_session(4, 50, {}, seed=2024, mode="adjudicate")
+    return list(final.players), {}, events, "4 players, 50 deals"
+
+
+def scorepad() -> tuple[list[str], dict[str, Any], Events, str]:
+    rng = random.Random(2024)
+    events = [{"type": "points", "side": rng.randrange(4), "points": rng.randint(1, 30)} for _ in range(200)]
+    return ["A", "B", "C", "D"], {"target": 10_000}, events, "4 players, 200 entries"
+
+
+GAMES: list[tuple[str, str, Callable[[], tuple[list[str], dict[str, Any], Events, str]], float | None]] = [
+    ("mulle", "Mulle", mulle_deal, 5.0),
+    ("mulle", "Mulle", mulle, None),
+    ("kasino", "Kasino", kasino, None),
+    ("muggins", "Muggins", muggins, None),
+    ("mulatschak", "Mulatschak", mulatschak, 10.0),
+    ("mousel", "Mousel", mousel, 6.0),
+    ("scorepad", "score pad", scorepad, None),
+]
+
+
+def replay(rules: Any, players: Sequence[str], options: dict[str, Any], events: Events) -> Any:
+    apply = rules.apply
+    state = rules.new(players, options)
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="10 runs per game instead of 40")
+    parser.add_argument("game", nargs="*", help="only these games (ids)")
+    args = parser.parse_args()
+    runs = 10 if args.quick else 40
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
+          f"{runs} replays each, CPU median (wall median / best)")
+    for game_id, name, make, target in GAMES:
+        if args.game and game_id not in args.game:
+            continue
+        players, options, events, what = make()
+        rules = RULES[game_id]
+        replay(rules, players, options, events)  # warm: parse caches, the scheme's tables
+        cpu, wall = [], []
+        for _ in range(runs):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            replay(rules, players, options, events)
+            cpu.append(time.process_time() - start_cpu)
+            wall.append(time.perf_counter() - start)
+        median = statistics.median(cpu) * 1000
+        verdict = "" if target is None else f"  target ≤ {target:g} ms: {'PASS' if median <= target else 'MISS'}"
+        print(f"  {name + ',':<12} {what:<44} {len(events):>5} events  CPU {median:6.2f} ms "
+              f"({statistics.median(wall) * 1000:6.2f} / {min(wall) * 1000:6.2f} ms wall)  "
+              f"{median / len(events) * 1000:5.1f} µs/event{verdict}")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
