@@ -657,29 +657,29 @@ _GUARD = sum(1 << (_FIELD * (i + 1) - 1) for i in range(40))
 def _cover(start: int, by_top: Sequence[Sequence[int]]) -> list[int] | None:
     """Groups (packed, in the order chosen) that exactly cover ``start``, or None: depth first,
     the biggest kind left covered first, memoised on the states that failed."""
-    failed: set[int] = set()
     chosen: list[int] = []
-    guard = _GUARD
-
-    def solve(state: int) -> bool:
-        for group in by_top[(state.bit_length() - 1) // _FIELD]:
-            rest = (state | guard) - group
-            if rest & guard == guard:
-                rest ^= guard
-                if not rest:
-                    chosen.append(group)
-                    return True
-                if rest not in failed:
-                    if solve(rest):
-                        chosen.append(group)
-                        return True
-                    failed.add(rest)
-        return False
-
-    if solve(start):
+    if _solve(start, by_top, set(), chosen):
         chosen.reverse()
         return chosen
     return None
+
+
+def _solve(state: int, by_top: Sequence[Sequence[int]], failed: set[int], chosen: list[int]) -> bool:
+    # A module function, not a closure: a recursive closure is a reference cycle per call.
+    guard = _GUARD
+    for group in by_top[(state.bit_length() - 1) // _FIELD]:
+        rest = (state | guard) - group
+        if rest & guard == guard:
+            rest ^= guard
+            if not rest:
+                chosen.append(group)
+                return True
+            if rest not in failed:
+                if _solve(rest, by_top, failed, chosen):
+                    chosen.append(group)
+                    return True
+                failed.add(rest)
+    return False
 
 
 class _Claim:
@@ -865,17 +865,17 @@ def _table_groups(played: Card, cards: Sequence[Card], packing: _Packing, v: int
 
 
 def _unions(packing: _Packing, by_first: Sequence[Sequence[tuple[int, int]]],
-            reach: int) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
+            reach: int) -> tuple[dict[int, int], dict[int, int]]:
     """Every union of groups (``by_first``: (size, packed) by first slot, smallest first) that
-    fits the table and holds at most ``reach`` cards, each with a parent pointer (smaller union,
-    group), and the size of each.
+    fits the table and holds at most ``reach`` cards, each with its last group (the smaller union
+    is the union less that group), and the size of each.
 
     Slot by slot (here: kind by kind), the groups whose lowest card sits in that slot are added
     to every union found so far. Each union is legal in its own right, and unions reached by
     different partitions merge, so the work grows with the number of unions, not of partitions.
     Every union is built from smaller ones, so the cap on size loses nothing below it.
     """
-    parents: dict[int, tuple[int, int]] = {0: (0, 0)}
+    parents: dict[int, int] = {0: 0}
     sizes: dict[int, int] = {0: 0}
     room, guard = packing.full | packing.guard, packing.guard
     width, mask = packing.width, packing.mask
@@ -895,7 +895,7 @@ def _unions(packing: _Packing, by_first: Sequence[Sequence[tuple[int, int]]],
                 union = base + group
                 if union in parents or (room - union) & guard != guard:
                     continue
-                parents[union] = (base, group)
+                parents[union] = group  # the smaller union is union - group
                 sizes[union] = size + extra
                 work.append(union)
     del parents[0], sizes[0]
@@ -991,7 +991,7 @@ class _Listing:
         self.vectors: list[int] = []
         self.value_at: list[int] = []  # per vector: index into values of the first value making it
         self.index_of: dict[int, int] = {}
-        self.parents: list[dict[int, tuple[int, int]]] = []
+        self.parents: list[dict[int, int]] = []
         self.by_size: dict[int, list[int]] = {}
         self.reach = 0
         self.lock = Lock()
@@ -1054,7 +1054,7 @@ class _Listing:
         return by_first
 
     def _search(self, reach: int) -> None:
-        parents: list[dict[int, tuple[int, int]]] = []
+        parents: list[dict[int, int]] = []
         first: dict[int, tuple[int, int]] = {}  # vector: (value index, size)
         for vi, v in enumerate(self.values):
             by_first = self._groups(vi, v)
@@ -1213,14 +1213,16 @@ class _Listing:
         pickers = self.pickers
         if pickers is None:
             pickers = []
-            width, caps = self.packing.width, self.packing.caps
+            # The closures hold what they read, not the listing: a listing the cache lets go of
+            # must go at once, not wait, cycles and all, for the collector's full pass.
+            width, caps, mask, all_picks = self.packing.width, self.packing.caps, self.packing.mask, self.picks
             for start, end in _runs(caps, _PICK_ENTRIES):
                 def make(bits: int, start: int = start, end: int = end) -> list[int]:
                     sums = [0]
                     for k in range(start, end):
-                        n = (bits >> (width * (k - start))) & self.packing.mask
+                        n = (bits >> (width * (k - start))) & mask
                         if n:
-                            sums = [total + pick for total in sums for pick in self.picks[k][n]]
+                            sums = [total + pick for total in sums for pick in all_picks[k][n]]
                     return sums
                 pickers.append((width * start, (1 << (width * (end - start))) - 1, _Memo(make)))
             self.pickers = pickers
@@ -1310,7 +1312,8 @@ class _Listing:
             plan = []
             union = self.vectors[index]
             while union:
-                union, group = parents[union]
+                group = parents[union]
+                union -= group
                 plan.append((group, tuple(k for k, n in self._group_kinds(group) for _ in range(n))))
             if len(self.plans) < 65536:
                 self.plans[index] = plan
