@@ -143,9 +143,17 @@ KASINO_SCHEME = ValueScheme(name="standard")
 KasinoVariant = Literal["standard", "fixed", "handtable"]
 
 
+# One object per scheme: the claim check keeps its tables per scheme object.
+_MULLE_STRICT = ValueScheme(name="mulle-strict", rank_match=False)
+_KASINO_FIXED = ValueScheme(name="fixed", lillan_played=(2,), lillan_table=(2,), storan_played=(10,),
+                            storan_table=(10,))
+_KASINO_HANDTABLE = ValueScheme(name="handtable", ace_played=(14,), ace_table=(1,), lillan_played=(15,),
+                                lillan_table=(2,), storan_played=(16,), storan_table=(10,))
+
+
 def mulle_scheme(strict_value: bool = False) -> ValueScheme:
     """MULLE-COMP-3; ``strict_value`` = MULLE-OPT-STRICT-VALUE (no rank-match beyond value)."""
-    return ValueScheme(name="mulle-strict", rank_match=False) if strict_value else MULLE_SCHEME
+    return _MULLE_STRICT if strict_value else MULLE_SCHEME
 
 
 def kasino_scheme(variant: str = "standard") -> ValueScheme:
@@ -153,11 +161,9 @@ def kasino_scheme(variant: str = "standard") -> ValueScheme:
     if variant == "standard":
         return KASINO_SCHEME
     if variant == "fixed":
-        return ValueScheme(name="fixed", lillan_played=(2,), lillan_table=(2,),
-                           storan_played=(10,), storan_table=(10,))
+        return _KASINO_FIXED
     if variant == "handtable":
-        return ValueScheme(name="handtable", ace_played=(14,), ace_table=(1,), lillan_played=(15,),
-                           lillan_table=(2,), storan_played=(16,), storan_table=(10,))
+        return _KASINO_HANDTABLE
     raise ValueError(f"unknown Kasino value scheme {variant!r} (standard, fixed, handtable)")
 
 
@@ -587,6 +593,7 @@ _CLAIM_MOST = (1 << (_FIELD - 1)) - 1  # bigger claims (never a real table) take
 _Units = dict[str, dict[str, int]]  # rank, suit: the card's unit in the packed counts
 _ClaimTables = tuple[_Units, list[tuple[int, list[list[int]]]]]
 _claim_cache: dict[int, tuple[ValueScheme, dict[str, dict[str, _ClaimTables]]]] = {}
+_claim_by_value: dict[ValueScheme, dict[str, dict[str, _ClaimTables]]] = {}
 _NONE: dict[str, Any] = {}
 _claim_lock = Lock()
 
@@ -598,17 +605,22 @@ def _claim_tables(scheme: ValueScheme) -> dict[str, dict[str, _ClaimTables]]:
     if found is not None and found[0] is scheme:
         return found[1]
     with _claim_lock:
-        made: dict[str, dict[str, _ClaimTables]] = {}
-        shared: dict[tuple[object, ...], _ClaimTables] = {}
-        for rank in _FRENCH_RANKS:
-            for suit in _SUIT_ORDER:
-                played = Card(rank, suit)
-                values = _played_values(played, scheme)
-                key = (values, rank if scheme.rank_match else None)
-                if key not in shared:
-                    shared[key] = _build_claim_tables(scheme, played, values)
-                made.setdefault(rank, {})[suit] = shared[key]
-        if len(_claim_cache) >= 64:  # schemes made per call (is_sweep_value): keep the cache small
+        made = _claim_by_value.get(scheme)  # an equal scheme made by another call
+        if made is None:
+            made = {}
+            shared: dict[tuple[object, ...], _ClaimTables] = {}
+            for rank in _FRENCH_RANKS:
+                for suit in _SUIT_ORDER:
+                    played = Card(rank, suit)
+                    values = _played_values(played, scheme)
+                    key = (values, rank if scheme.rank_match else None)
+                    if key not in shared:
+                        shared[key] = _build_claim_tables(scheme, played, values)
+                    made.setdefault(rank, {})[suit] = shared[key]
+            if len(_claim_by_value) >= 32:
+                _claim_by_value.clear()
+            _claim_by_value[scheme] = made
+        if len(_claim_cache) >= 256:  # scheme objects made per call: keep the cache small
             _claim_cache.clear()
         _claim_cache[id(scheme)] = (scheme, made)
     return made
