@@ -923,7 +923,7 @@ _FIRST_REACH = 2  # the first search of a table covers captures of up to this ma
 
 
 _PICK_ENTRIES = 1 << 8  # combined values of a run of kinds whose picks are looked up at once
-_SPELL_HALVES = 1 << 17  # halves of keys remembered per listing before starting afresh
+_SPELL_HALVES = 1 << 15  # halves of keys remembered per listing before starting afresh (memory)
 _T = TypeVar("_T")
 
 
