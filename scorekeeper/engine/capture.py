@@ -54,7 +54,8 @@ The check works on *kinds*: cards with the same value set (and the same rank-mat
 are interchangeable for legality, so the search runs over a multiset of a dozen or so kinds,
 packed into one int, memoised on the remaining multiset. Every group sums to at most 16 and
 every card counts at least 1, so groups are small and the search stays shallow even on a
-30-card table. Listing works on kinds too: it finds the legal *kind vectors* (how many cards of
+30-card table. What depends only on the scheme and the played card (each card's field, every
+group making each value) is built once per scheme (``_claim_tables``). Listing works on kinds too: it finds the legal *kind vectors* (how many cards of
 each kind) as unions of valid groups (``_unions``), smallest first and only as far as the
 caller needs, then spells each one out as the captures that pick that many cards of each kind;
 groupings are worked out when first read (see ``_Listing``).
