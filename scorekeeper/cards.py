@@ -196,3 +196,55 @@ def suit_name(suit: str, lang: str = "en", pack: Pack = "french") -> str:
     if pack == "german":
         return _GERMAN_SUIT_NAMES[suit]
     return _FRENCH_NAMES.get(lang[:2], _FRENCH_NAMES["en"])[1][suit]
+
+
+# --- Names in running text (messages, verdicts, history) --------------------------------------
+
+# What players call the cards at the table: "ruter tia", "klöver åtta"; "Karo-Zehn", "Kreuz-Acht".
+_RUNNING_FRENCH: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
+    "sv": (
+        {"A": "ess", "J": "knekt", "Q": "dam", "K": "kung", "2": "tvåa", "3": "trea", "4": "fyra",
+         "5": "femma", "6": "sexa", "7": "sjua", "8": "åtta", "9": "nia", "10": "tia"},
+        {"S": "spader", "H": "hjärter", "D": "ruter", "C": "klöver"},
+        "{suit} {rank}",
+    ),
+    "de": (
+        {"A": "Ass", "J": "Bube", "Q": "Dame", "K": "König", "2": "Zwei", "3": "Drei", "4": "Vier",
+         "5": "Fünf", "6": "Sechs", "7": "Sieben", "8": "Acht", "9": "Neun", "10": "Zehn"},
+        {"S": "Pik", "H": "Herz", "D": "Karo", "C": "Kreuz"},
+        "{suit}-{rank}",
+    ),
+}
+# The German pack is named the Austrian way at every table: Herz-Sau, Schellen-Ober, Eichel-Zehner.
+_RUNNING_GERMAN_SUITS = {"H": "Herz", "S": "Schellen", "L": "Laub", "E": "Eichel"}
+_RUNNING_SUIT_WORDS: dict[str, dict[str, str]] = {
+    "en": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
+    "sv": _RUNNING_FRENCH["sv"][1],
+    "de": _RUNNING_FRENCH["de"][1],
+}
+
+
+def card_text(card: Card, lang: str = "en", pack: Pack = "french") -> str:
+    """A card in a sentence: English keeps the short ``Q♥``; Swedish ``hjärter dam``, German
+    ``Herz-Dame``; the German pack ``Schellen-Ober``, ``Herz-Sau``, ``Weli`` in every language."""
+    if card.is_weli:
+        return "Weli"
+    if pack == "german":
+        return f"{_RUNNING_GERMAN_SUITS[card.suit]}-{_GERMAN_RANK_NAMES[card.rank]}"
+    names = _RUNNING_FRENCH.get(lang[:2])
+    if names is None:
+        return card.pretty()
+    ranks, suits, pattern = names
+    return pattern.format(rank=ranks[card.rank], suit=suits[card.suit])
+
+
+def suit_text(suit: str, lang: str = "en", pack: Pack = "french") -> str:
+    """A suit in a sentence: ``hearts`` / ``hjärter`` / ``Herz``; the German pack's own names always."""
+    if pack == "german":
+        return _GERMAN_SUIT_NAMES[suit]
+    return _RUNNING_SUIT_WORDS.get(lang[:2], _RUNNING_SUIT_WORDS["en"])[suit]
+
+
+def running_languages() -> tuple[str, ...]:
+    """The languages with their own card names in running text (English uses the short form)."""
+    return ("en", *_RUNNING_FRENCH)

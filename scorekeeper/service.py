@@ -26,6 +26,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from scorekeeper.engine import RULES
 from scorekeeper.engine.base import MODES, MalformedEvent, NotationError, RuleViolation, SetupError
 from scorekeeper.extensions import db
+from scorekeeper.localize import localize
 from scorekeeper.models import Event, Seat, Table, utcnow
 
 logger = logging.getLogger(__name__)
@@ -59,15 +60,17 @@ def bad_request(message: str) -> TableError:
 ENGINE_SLIPS = (TypeError, KeyError, IndexError, AttributeError, ValueError, RecursionError)
 
 
-def from_engine(exc: Exception, **extra: Any) -> TableError:
+def from_engine(exc: Exception, names: Sequence[str] | None = None, **extra: Any) -> TableError:
+    """The engine's refusal as the service's, its message in the reader's language with the
+    players named (``names``: the table's players, seat by seat)."""
     if isinstance(exc, NotationError):
-        return TableError(400, "bad_notation", exc.reason, **extra)
+        return TableError(400, "bad_notation", localize(exc.reason), **extra)
     if isinstance(exc, MalformedEvent):
-        return TableError(400, "malformed_event", exc.message, **extra)
+        return TableError(400, "malformed_event", localize(exc.message, names), **extra)
     if isinstance(exc, SetupError):
-        return TableError(422, "unsupported", exc.message, exc.rule, **extra)
+        return TableError(422, "unsupported", localize(exc.message, names), exc.rule, **extra)
     if isinstance(exc, RuleViolation):
-        return TableError(422, "illegal_move", exc.message, exc.rule, **extra)
+        return TableError(422, "illegal_move", localize(exc.message, names), exc.rule, **extra)
     if isinstance(exc, ENGINE_SLIPS):
         logger.exception("engine error on an event")
         return TableError(400, "malformed_event", f"this event cannot be read ({type(exc).__name__})", **extra)
@@ -165,7 +168,7 @@ def snapshot(table: Table) -> Snapshot:
 
 def state_json(table: Table, snap: Snapshot | None = None) -> dict[str, Any]:
     snap = snap or snapshot(table)
-    return dict(rules_for(table).to_json(snap.state))
+    return localize(dict(rules_for(table).to_json(snap.state)), table.players)  # type: ignore[no-any-return]
 
 
 # --- Opening and finding tables -------------------------------------------------------------
@@ -385,13 +388,14 @@ def record(table: Table | str, event: Any, expected_seq: Any = None, author: int
             state = rules_for(current).apply(snap.state, payload)
         except (RuleViolation, *ENGINE_SLIPS) as exc:
             db.session.rollback()
-            raise from_engine(exc, seq=snap.seq) from exc
+            raise from_engine(exc, current.players, seq=snap.seq) from exc
         return payload, state, snap.effective + ((snap.seq + 1, payload),)
 
     rules = RULES[table.game] if isinstance(table, Table) else None
     current, seq, state = _write(table, step, author, expected_seq)
     rules = rules or RULES[current.game]
-    return Recorded(seq, [s.to_json() for s in getattr(state, "scored", ())], dict(rules.to_json(state)))
+    return Recorded(seq, localize([s.to_json() for s in getattr(state, "scored", ())], current.players),
+                    localize(dict(rules.to_json(state)), current.players))
 
 
 def undo(table: Table | str, author: int | None = None) -> Recorded:
@@ -439,7 +443,7 @@ def history(table: Table) -> list[HistoryRow]:
         if row.payload.get("type") == "undo":
             text = f"undo #{row.payload.get('undoes')}"
         else:
-            text = rules.describe(row.payload, players)
+            text = localize(rules.describe(row.payload, players), players)
         result.append(HistoryRow(row.seq, row.payload, row.author, row.created_at,
                                  row.payload.get("type") != "undo" and row.seq not in effective, text))
     return result
@@ -501,7 +505,7 @@ def import_table(data: Any) -> Table:
             state = rules.apply(state, payload)
         except (RuleViolation, *ENGINE_SLIPS) as exc:
             number = next(i for i, (p, _) in enumerate(payloads, start=1) if p is payload)
-            err = from_engine(exc)
+            err = from_engine(exc, names)
             raise TableError(err.status, err.code, f"event {number}: {err.message}", err.rule) from exc
     table = create_table(game, names, mode, options)
     seq = 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
@@ -11,6 +10,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.cards import SUIT_SYMBOLS, card_name, parse_card, suit_name
+from scorekeeper.localize import localize
 from scorekeeper.service import TableError
 from scorekeeper.web.boards import cribbage_board
 from scorekeeper.web.charts import line_chart
@@ -48,7 +48,7 @@ def register(app: Flask) -> None:
         return render_template("error.html", error=exc), exc.code
 
     app.jinja_env.filters["card_pretty"] = card_pretty
-    app.jinja_env.filters["with_names"] = with_names
+    app.jinja_env.filters["msg"] = localize  # an engine message in the reader's language
 
     @app.context_processor
     def helpers() -> dict[str, Any]:
@@ -112,15 +112,3 @@ def asset(filename: str) -> str:
     from scorekeeper.assets import hashed_name
 
     return url_for("static", filename=hashed_name(filename))
-
-
-_SEAT = re.compile(r"\b[Pp]layer (\d+)\b")
-
-
-def with_names(message: str, players: list[str]) -> str:
-    """Engine messages name seats by number (the API's language); the phone shows the names."""
-    def name(match: re.Match[str]) -> str:
-        seat = int(match.group(1))
-        return players[seat] if 0 <= seat < len(players) else match.group(0)
-
-    return _SEAT.sub(name, message)

@@ -25,6 +25,7 @@ from scorekeeper.engine.capture import (
     legal_captures,
     mulle_scheme,
 )
+from scorekeeper.localize import localize
 
 bp = Blueprint("desk", __name__, url_prefix="/desk")
 
@@ -95,11 +96,11 @@ def judge(game: str, args: Any) -> Verdict:
     verdict.legal = verdict.grouping is not None
     verdict.rule = legal_rule
     if verdict.grouping is not None:
-        verdict.why = verdict.grouping.summary(verdict.played)
+        verdict.why = localize(verdict.grouping.summary(verdict.played))
         verdict.sweep = Counter(verdict.taken) == Counter(verdict.table)
         verdict.mulle = bool(mulle_rule) and verdict.taken == [verdict.played]
     else:
-        verdict.why = explain_failure(verdict.played, verdict.taken, verdict.scheme)
+        verdict.why = localize(explain_failure(verdict.played, verdict.taken, verdict.scheme))
     return verdict
 
 
