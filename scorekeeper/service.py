@@ -409,7 +409,7 @@ def undo(table: Table | str, author: int | None = None) -> Recorded:
     rules = RULES[table.game] if isinstance(table, Table) else None
     current, seq, state = _write(table, step, author)
     rules = rules or RULES[current.game]
-    return Recorded(seq, [], dict(rules.to_json(state)))
+    return Recorded(seq, [], localize(dict(rules.to_json(state)), current.players))
 
 
 def _announce(table_id: str, seq: int) -> None:

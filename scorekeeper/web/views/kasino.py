@@ -20,6 +20,7 @@ from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
 from scorekeeper.engine.kasino import Kasino, KasinoState
+from scorekeeper.localize import localize
 from scorekeeper.web.views import register
 
 TARGET = 16
@@ -518,7 +519,7 @@ def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str,
         out["captures"].append({
             "capture": c["capture"], "allowed": c["allowed"], "tabbe": c["tabbe"],
             "text": _("%(card)s as %(value)s takes %(groups)s", card=_pretty(code), value=g["value"],
-                      groups=g["describe"]),
+                      groups=localize(g["describe"])),
         })
     out["captures"].sort(key=lambda c: not c["allowed"])  # the ones that may be played first
     left_out = int(found.get("count", len(found["captures"]))) - len(found["captures"])

@@ -22,6 +22,7 @@ from flask_babel import ngettext
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, Card, NotationError, parse_card
 from scorekeeper.engine.base import MalformedEvent, RuleViolation
 from scorekeeper.engine.muggins import DEAL_TABLE, Muggins, MugginsState, placements_for
+from scorekeeper.localize import localize
 from scorekeeper.web import asset
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register
@@ -303,7 +304,7 @@ def compose(rules: Muggins, raw: MugginsState, state: Mapping[str, Any], names: 
     try:  # the card itself may be impossible (seen already, not the top of a turned-over pile)
         rules.apply(raw, {"type": "turn", "player": mover, "card": str(card), "to": correct[0]})
     except (RuleViolation, MalformedEvent) as exc:
-        out["error"] = exc.message
+        out["error"] = localize(exc.message, names)
         out["rule"] = getattr(exc, "rule", None)
         return out
     out["card"] = str(card)

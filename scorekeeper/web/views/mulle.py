@@ -20,6 +20,7 @@ from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
 from scorekeeper.engine.mulle import COPIES, TALLY, TALLY_CAPS, Mulle, MulleState
+from scorekeeper.localize import localize
 from scorekeeper.web.views import register
 
 HINTS_SHOWN = 40      # captures listed for one card; more are counted, not shown
@@ -351,7 +352,7 @@ def hints(rules: Mulle, raw: MulleState, state: Mapping[str, Any], text: str) ->
     for c in found:
         out["captures"].append({
             "capture": c["capture"], "points": c["points"], "tabbe": c["sweep"], "mulle": c["mulle"],
-            "text": _("as %(value)s: %(groups)s", value=c["value"], groups=c["grouping"]),
+            "text": _("as %(value)s: %(groups)s", value=c["value"], groups=localize(c["grouping"])),
         })
     card = _pretty(code)
     if not found:
