@@ -232,7 +232,7 @@ def card_text(card: Card, lang: str = "en", pack: Pack = "french") -> str:
     if pack == "german":
         return f"{_RUNNING_GERMAN_SUITS[card.suit]}-{_GERMAN_RANK_NAMES[card.rank]}"
     names = _RUNNING_FRENCH.get(lang[:2])
-    if names is None:
+    if names is None or card.rank not in names[0] or card.suit not in names[1]:
         return card.pretty()
     ranks, suits, pattern = names
     return pattern.format(rank=ranks[card.rank], suit=suits[card.suit])
@@ -242,7 +242,8 @@ def suit_text(suit: str, lang: str = "en", pack: Pack = "french") -> str:
     """A suit in a sentence: ``hearts`` / ``hjärter`` / ``Herz``; the German pack's own names always."""
     if pack == "german":
         return _GERMAN_SUIT_NAMES[suit]
-    return _RUNNING_SUIT_WORDS.get(lang[:2], _RUNNING_SUIT_WORDS["en"])[suit]
+    words = _RUNNING_SUIT_WORDS.get(lang[:2], _RUNNING_SUIT_WORDS["en"])
+    return words.get(suit) or _GERMAN_SUIT_NAMES.get(suit, suit)
 
 
 def running_languages() -> tuple[str, ...]:

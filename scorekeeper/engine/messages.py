@@ -28,7 +28,7 @@ Translate = Callable[[str], str]
 class Seat:
     """A player, by seat. Rendered as the player's name; without names as "player N" (the seat)."""
 
-    index: int
+    index: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +76,8 @@ def _render(value: Param, lang: str, names: Sequence[str] | None, translate: Tra
     if isinstance(value, Card):
         return card_text(value, lang, pack)
     if isinstance(value, Seat):
+        if value.index is None:
+            return Msg("nobody").render(lang, names, translate)
         if names is not None and 0 <= value.index < len(names):
             return names[value.index]
         return f"player {value.index}"
