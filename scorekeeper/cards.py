@@ -32,13 +32,25 @@ _GERMAN_RANK_ALIASES = {"S": "A", "D": "A", "SAU": "A"}
 
 
 class NotationError(ValueError):
-    """A card (or list of cards) that cannot be read; not a rules violation."""
+    """A card (or list of cards) that cannot be read; not a rules violation.
 
-    def __init__(self, text: str, pack: Pack, reason: str = "") -> None:
+    ``reason`` is English; ``template`` and ``values`` let a screen say it in the reader's
+    language (the template is a gettext msgid: ``pybabel extract -k N_``)."""
+
+    def __init__(self, text: str, pack: Pack, template: str = "", **values: str) -> None:
         self.text = text
         self.pack = pack
-        self.reason = reason or f"cannot read {text!r} as a card of the {pack} pack"
+        if not template:
+            template, values = N_("cannot read %(text)s as a card of the %(pack)s pack"), {
+                "text": repr(text), "pack": pack}
+        self.template = template
+        self.values = values
+        self.reason = template % values if values else template
         super().__init__(self.reason)
+
+
+def N_(text: str) -> str:  # noqa: N802 - the gettext marker: translated where it is shown
+    return text
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -90,11 +102,11 @@ def parse_card(text: str, pack: Pack = "french") -> Card:
     """Read one card in any accepted notation: ``10D``, ``td``, ``10♦``, ``♦10``, Swedish ``hE``/``s7``/``cKn``,
     German ``OS``, ``W``."""
     if not isinstance(text, str):
-        raise NotationError(repr(text), pack, f"a card must be written as text, not {text!r}")
+        raise NotationError(repr(text), pack, N_("a card must be written as text, not %(value)s"), value=repr(text))
     raw = text.strip().replace(" ", "").replace("-", "")
     up = raw.upper()
     if not up:
-        raise NotationError(text, pack, "empty card")
+        raise NotationError(text, pack, N_("empty card"))
     if pack == "german" and up in {"W", "WELI"}:
         return Card(WELI, "")
     build = _french if pack == "french" else _german
@@ -110,8 +122,8 @@ def parse_card(text: str, pack: Pack = "french") -> Card:
             return card
     ace_or_ten = _suit_beside_a_one(up, pack)
     if ace_or_ten is not None:
-        raise NotationError(text, pack, f"cannot read {text!r}: 1 is not a rank; "
-                            f"did you mean A{ace_or_ten} or 10{ace_or_ten}?")
+        raise NotationError(text, pack, N_("cannot read %(text)s: 1 is not a rank; did you mean %(ace)s or %(ten)s?"),
+                            text=repr(text), ace=f"A{ace_or_ten}", ten=f"10{ace_or_ten}")
     raise NotationError(text, pack)
 
 
@@ -133,7 +145,7 @@ def parse_cards(items: Iterable[str] | str, pack: Pack = "french") -> list[Card]
     if isinstance(items, str):
         items = [part for part in re.split(r"[\s,;]+", items) if part]
     elif not isinstance(items, (list, tuple)):
-        raise NotationError(repr(items), pack, "cards must be given as a list")
+        raise NotationError(repr(items), pack, N_("cards must be given as a list"))
     return [parse_card(item, pack) for item in items]
 
 

@@ -27,3 +27,11 @@ def localize(value: Any, names: Sequence[str] | None = None) -> Any:
     if not has_request_context():
         return render(value, "en", names)
     return render(value, language(), names, _translate)
+
+
+def tr(text: str, /, **values: Any) -> str:
+    """``gettext`` for the service's own refusals: the reader's language in a request, English
+    outside one (a command, a test calling the service directly)."""
+    if has_request_context():
+        text = _translate(text)
+    return text % values if values else text

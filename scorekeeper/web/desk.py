@@ -25,7 +25,7 @@ from scorekeeper.engine.capture import (
     legal_captures,
     mulle_scheme,
 )
-from scorekeeper.localize import localize
+from scorekeeper.localize import localize, tr
 
 bp = Blueprint("desk", __name__, url_prefix="/desk")
 
@@ -69,7 +69,7 @@ def judge(game: str, args: Any) -> Verdict:
         played_text = args.get("played", "").strip()
         verdict.played = parse_card(played_text) if played_text else None
     except NotationError as exc:
-        verdict.problem = exc.reason
+        verdict.problem = tr(exc.template, **exc.values)
         return verdict
     seen = Counter(verdict.table) + (Counter([verdict.played]) if verdict.played else Counter())
     over = [card for card, n in seen.items() if n > copies]

@@ -215,3 +215,58 @@ def test_history_lines_follow_the_language(sqlite_app: Flask) -> None:
             lines = [row.text for row in service.history(service.get_table(table.id))]
     assert lines == ["Anna ger; på bordet hjärter fyra, ruter femma, spader kung, klöver trea",
                      "Bo: spader nia tar in hjärter fyra, ruter femma"]
+
+
+def _post(api: Api, table: dict, event: dict, lang: str) -> dict:
+    response = api.client.post(f"/api/v1/tables/{table['id']}/events", json=event,
+                               headers={"Authorization": f"Bearer {table['write_token']}", "Accept-Language": lang})
+    return {"status": response.status_code, **response.json["error"]}
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "it is Bo's turn to bid, not Anna's"),
+    ("sv", "det är Bo som ska bjuda, inte Anna"),
+    ("de", "Bo ist mit Bieten an der Reihe, nicht Anna"),
+])
+def test_mulatschak_names_players_not_seat_numbers(api: Api, lang: str, text: str) -> None:
+    """The issue's example: "it is player 1's turn to bid, not player 2's" named seats from 0."""
+    table = api.table(game="mulatschak", players=["Anna", "Bo", "Cy"])
+    assert api.post(table, {"type": "cut", "player": 2}).status_code == 201
+    error = _post(api, table, {"type": "bid", "player": 0, "tricks": 2}, lang)
+    assert error == {"status": 422, "code": "illegal_move", "rule": "MULAT-BID-2", "message": text}
+
+
+def test_german_pack_cards_are_named_the_austrian_way(api: Api) -> None:
+    table = api.table(game="mulatschak", players=["Anna", "Bo", "Cy"])
+    api.post(table, {"type": "cut", "player": 2})
+    error = _post(api, table, {"type": "collapse", "player": 1, "cards": ["AH", "OS", "7L", "8E", "9H"]}, "de")
+    assert error["rule"] == "MULAT-DEAL-7"
+    assert error["message"].startswith("die Hand hat Herz-Sau, Schellen-Ober: nur eine Hand ohne etwas über dem Zehner")
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    (None, "send the table's token as 'Authorization: Bearer <token>'"),
+    ("sv", "skicka bordets token som 'Authorization: Bearer <token>'"),
+    ("de", "schicke das Token des Tisches als 'Authorization: Bearer <token>'"),
+])
+def test_service_refusals_follow_the_language_too(client, lang: str | None, message: str) -> None:
+    headers = {"Accept-Language": lang} if lang else {}
+    response = client.post("/api/v1/tables/nope/events", json={"type": "x"}, headers=headers)
+    assert response.status_code == 401
+    assert response.json["error"] == {"code": "unauthorized", "rule": None, "message": message}
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("en", "cannot read 'ZZ' as a card of the french pack"),
+    ("sv", "kan inte läsa 'ZZ' som ett kort (kortlek: french)"),
+])
+def test_bad_notation_follows_the_language(api: Api, lang: str, message: str) -> None:
+    table = api.table(game="mulle", players=["Anna", "Bo"])
+    api.post(table, {"type": "deal", "dealer": 0, "table": ["4H", "9D", "KS", "3C"]})
+    error = _post(api, table, {"type": "play", "player": 1, "card": "ZZ"}, lang)
+    assert error == {"status": 400, "code": "bad_notation", "rule": None, "message": message}
+
+
+def test_the_dispute_desk_speaks_swedish(client) -> None:
+    page = client.get("/desk/?game=mulle&table=4H+9D&played=QH&taken=4H+9D&lang=sv").get_data(as_text=True)
+    assert "hjärter dam räknas som 12; ingen grupp av hjärter fyra, ruter nia blir 12" in page
