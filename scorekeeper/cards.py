@@ -175,8 +175,8 @@ _FRENCH_NAMES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         "{rank} of {suit}",
     ),
     "sv": (
-        {"A": "ess", "J": "knekt", "Q": "dam", "K": "kung", "2": "två", "3": "tre", "4": "fyra",
-         "5": "fem", "6": "sex", "7": "sju", "8": "åtta", "9": "nio", "10": "tio"},
+        {"A": "ess", "J": "knekt", "Q": "dam", "K": "kung", "2": "tvåa", "3": "trea", "4": "fyra",
+         "5": "femma", "6": "sexa", "7": "sjua", "8": "åtta", "9": "nia", "10": "tia"},
         {"S": "spader", "H": "hjärter", "D": "ruter", "C": "klöver"},
         "{suit} {rank}",
     ),

@@ -10,6 +10,7 @@ from typing import Any
 from flask import has_request_context
 from flask_babel import get_locale, get_translations
 
+from scorekeeper.cards import Pack, card_text, parse_card
 from scorekeeper.engine.messages import render
 
 
@@ -35,3 +36,15 @@ def tr(text: str, /, **values: Any) -> str:
     if has_request_context():
         text = _translate(text)
     return text % values if values else text
+
+
+def card_words(code: str | None, pack: Pack = "french") -> str:
+    """A card code as a sentence names it in the reader's language: ``10♦`` / ``ruter tia`` /
+    ``Karo-Zehn``; text that is not a card as it stands."""
+    if not code:
+        return ""
+    try:
+        card = parse_card(code, pack)
+    except ValueError:
+        return code
+    return card_text(card, language(), pack)

@@ -20,7 +20,7 @@ from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
 from scorekeeper.engine.kasino import Kasino, KasinoState
-from scorekeeper.localize import localize
+from scorekeeper.localize import card_words, language, localize
 from scorekeeper.web.views import register
 
 TARGET = 16
@@ -91,11 +91,12 @@ def _hint_arg() -> str:
 
 
 def _pretty(code: str | None) -> str:
-    return parse_card(code).pretty() if code else ""
+    return card_words(code)  # "10♦" in English, "ruter tia" / "Karo-Zehn" in a sentence
 
 
 def _cards(codes: Sequence[str]) -> str:
-    return " ".join(_pretty(c) for c in codes)
+    # "4♥ 9♦" with symbols; spelled-out names ("hjärter fyra, ruter nia") need commas.
+    return (" " if language() == "en" else ", ").join(_pretty(c) for c in codes)
 
 
 def _join(items: Sequence[str]) -> str:

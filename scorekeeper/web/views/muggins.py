@@ -22,7 +22,7 @@ from flask_babel import ngettext
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, Card, NotationError, parse_card
 from scorekeeper.engine.base import MalformedEvent, RuleViolation
 from scorekeeper.engine.muggins import DEAL_TABLE, Muggins, MugginsState, placements_for
-from scorekeeper.localize import localize
+from scorekeeper.localize import card_words, localize
 from scorekeeper.web import asset
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register
@@ -146,7 +146,7 @@ def _names(seats_: Iterable[int], names: Sequence[str]) -> str:
 
 
 def _pretty(code: str | None) -> str:
-    return parse_card(code).pretty() if code else ""
+    return card_words(code)  # "10♦" in English, "ruter tia" / "Karo-Zehn" in a sentence
 
 
 def muggins_call(state: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any] | None:

@@ -20,7 +20,7 @@ from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
 from scorekeeper.engine.mulle import COPIES, TALLY, TALLY_CAPS, Mulle, MulleState
-from scorekeeper.localize import localize
+from scorekeeper.localize import card_words, localize
 from scorekeeper.web.views import register
 
 HINTS_SHOWN = 40      # captures listed for one card; more are counted, not shown
@@ -85,8 +85,8 @@ def _hint_arg() -> str:
     return filled[-1] if filled else ""
 
 
-def _pretty(code: str) -> str:
-    return parse_card(code).pretty()
+def _pretty(code: str | None) -> str:
+    return card_words(code)  # "10♦" in English, "ruter tia" / "Karo-Zehn" in a sentence
 
 
 def _join(items: Sequence[str]) -> str:
