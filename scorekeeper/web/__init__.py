@@ -9,11 +9,17 @@ from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.cards import SUIT_SYMBOLS, card_name, parse_card, suit_name
-from scorekeeper.localize import localize
+from scorekeeper.cards import N_, SUIT_SYMBOLS, card_name, parse_card, suit_name
+from scorekeeper.localize import language, localize, tr
 from scorekeeper.service import TableError
 from scorekeeper.web.boards import cribbage_board
 from scorekeeper.web.charts import line_chart
+
+# The API's HTTP errors in the client's language (N_: extracted, translated where shown).
+_HTTP_MESSAGES = {400: N_("the request cannot be read"), 404: N_("there is nothing at this address"),
+                  405: N_("this address does not take that method"), 413: N_("the request is too large"),
+                  429: N_("too many requests; wait a moment and try again"),
+                  500: N_("something went wrong on the server")}
 
 
 def register(app: Flask) -> None:
@@ -43,7 +49,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
         if request.path.startswith("/api/"):
-            body = {"error": {"code": exc.name.lower().replace(" ", "_"), "rule": None, "message": exc.description}}
+            message = exc.description
+            if language() != "en" and exc.code in _HTTP_MESSAGES:
+                message = tr(_HTTP_MESSAGES[exc.code])  # Werkzeug's own text is English only
+            body = {"error": {"code": exc.name.lower().replace(" ", "_"), "rule": None, "message": message}}
             return jsonify(body), exc.code
         return render_template("error.html", error=exc), exc.code
 

@@ -270,3 +270,10 @@ def test_bad_notation_follows_the_language(api: Api, lang: str, message: str) ->
 def test_the_dispute_desk_speaks_swedish(client) -> None:
     page = client.get("/desk/?game=mulle&table=4H+9D&played=QH&taken=4H+9D&lang=sv").get_data(as_text=True)
     assert "hjärter dam räknas som 12; ingen grupp av hjärter fyra, ruter nia blir 12" in page
+
+
+def test_http_errors_of_the_api_follow_the_language(client) -> None:
+    english = client.get("/api/v1/no-such-route").json["error"]
+    swedish = client.get("/api/v1/no-such-route", headers={"Accept-Language": "sv"}).json["error"]
+    assert english["code"] == swedish["code"] == "not_found"
+    assert swedish["message"] == "det finns inget på den här adressen" != english["message"]
