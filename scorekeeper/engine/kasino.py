@@ -1245,8 +1245,9 @@ def _claim_win(s: KasinoState, side: int, rule: str, total: int | None = None) -
     state = replace(s, scores=scores, history=s.history + (row,),
                     scored=(Scored(side, gained, "claim", "KASINO-VAR-CLAIM",
                                    M("settled points reach %(total)s", total=total)),))
-    return _finish(state, side, rule, M("side %(side)s claimed %(target)s with %(total)s settled points",
-                                        side=side, target=TARGET, total=total))
+    return _finish(state, side, rule, M("%(side)s claimed %(target)s with %(total)s settled points",
+                                        side=" & ".join(s.players[p] for p in s.sides.teams[side]),
+                                        target=TARGET, total=total))
 
 
 def _add_points(s: KasinoState, side: int, points: int) -> KasinoState:
@@ -1332,20 +1333,22 @@ def _validate_tally(s: KasinoState, parsed: tuple[list[Facts | None], bool]) -> 
     for i, f in enumerate(entries):
         if f is None:
             continue
+        # The pile is named for whoever holds it: a player, or a partnership's players.
+        who = s.players[i] if by_player or not s.cfg.pairs else " & ".join(s.players[p] for p in s.sides.teams[i])
         if f.spades > f.cards or f.cards > PACK_SIZE:
-            raise RuleViolation("KASINO-SCORE-2", M("pile %(i)s has %(spades)s spades in %(cards)s cards", i=i,
+            raise RuleViolation("KASINO-SCORE-2", M("the pile of %(who)s has %(spades)s spades in %(cards)s cards", who=who,
                                                     spades=f.spades, cards=f.cards), pile=i)
         if f.lillan and f.spades < 1:
-            raise RuleViolation("KASINO-SCORE-2", M("pile %(i)s holds lillan, which is a spade, but no spades", i=i),
+            raise RuleViolation("KASINO-SCORE-2", M("the pile of %(who)s holds lillan, which is a spade, but no spades", who=who),
                                 pile=i)
         if f.aces > 4 or f.cards < f.spades + f.storan + max(0, f.aces - 1):
-            raise RuleViolation("KASINO-SCORE-2", M("pile %(i)s cannot hold %(spades)s spades, %(aces)s aces and "
-                                                    "storan in %(cards)s cards", i=i, spades=f.spades, aces=f.aces,
+            raise RuleViolation("KASINO-SCORE-2", M("the pile of %(who)s cannot hold %(spades)s spades, %(aces)s aces and "
+                                                    "storan in %(cards)s cards", who=who, spades=f.spades, aces=f.aces,
                                                     cards=f.cards) if f.storan else
-                                M("pile %(i)s cannot hold %(spades)s spades, %(aces)s aces in %(cards)s cards", i=i,
+                                M("the pile of %(who)s cannot hold %(spades)s spades, %(aces)s aces in %(cards)s cards", who=who,
                                   spades=f.spades, aces=f.aces, cards=f.cards), pile=i)
         if f.cards < 2 * f.tabbes:
-            raise RuleViolation("KASINO-TURN-5", M("pile %(i)s: every tabbe takes at least two cards", i=i), pile=i)
+            raise RuleViolation("KASINO-TURN-5", M("the pile of %(who)s: every tabbe takes at least two cards", who=who), pile=i)
         if f.sistan and not s.cfg.sistan:
             raise RuleViolation("KASINO-OPT-SISTAN", M("the last capture scores only with the option sistan"), pile=i)
     total = sum(f.cards for f in piles)
