@@ -122,8 +122,8 @@ def parse_card(text: str, pack: Pack = "french") -> Card:
             return card
     ace_or_ten = _suit_beside_a_one(up, pack)
     if ace_or_ten is not None:
-        raise NotationError(text, pack, N_("cannot read %(text)s: 1 is not a rank; did you mean %(ace)s or %(ten)s?"),
-                            text=repr(text), ace=f"A{ace_or_ten}", ten=f"10{ace_or_ten}")
+        raise NotationError(text, pack, N_("cannot read %(given)s: 1 is not a rank; did you mean %(ace)s or %(ten)s?"),
+                            given=repr(text), ace=f"A{ace_or_ten}", ten=f"10{ace_or_ten}")
     raise NotationError(text, pack)
 
 

@@ -1178,7 +1178,7 @@ def _check_unseen(deal: Deal, card: Card, player: int | None) -> None:
     if holder is None:
         who = dict(deal.reach).get(card) if player is not None and deal.reach else None
         if who is not None and player not in who:
-            seats = ", ".join(str(p) for p in who) or "nobody yet"
+            seats = Join(tuple(Seat(p) for p in who), ", ") if who else M("nobody yet")
             raise RuleViolation("MULAT-COMP-1", M("%(card)s was seen before the stock was reshuffled: since then only its last holder or a player who drew from the new stock can have it (%(seats)s)", card=card, seats=seats),
                                 card=str(card), holders=list(who))
         return
