@@ -26,7 +26,7 @@ translations: $(STAMP)
 # After changing a user-facing string: refresh the catalogs, then translate what is new in
 # scorekeeper/translations/{sv,de} (tests/web/test_translations.py fails until every string is).
 i18n: $(STAMP)
-	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -o scorekeeper/translations/messages.pot .
+	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k M -k tr -o scorekeeper/translations/messages.pot .
 	$(BIN)/pybabel -q update -i scorekeeper/translations/messages.pot -d scorekeeper/translations
 
 assets: $(STAMP)

@@ -32,13 +32,25 @@ _GERMAN_RANK_ALIASES = {"S": "A", "D": "A", "SAU": "A"}
 
 
 class NotationError(ValueError):
-    """A card (or list of cards) that cannot be read; not a rules violation."""
+    """A card (or list of cards) that cannot be read; not a rules violation.
 
-    def __init__(self, text: str, pack: Pack, reason: str = "") -> None:
+    ``reason`` is English; ``template`` and ``values`` let a screen say it in the reader's
+    language (the template is a gettext msgid: ``pybabel extract -k N_``)."""
+
+    def __init__(self, text: str, pack: Pack, template: str = "", **values: str) -> None:
         self.text = text
         self.pack = pack
-        self.reason = reason or f"cannot read {text!r} as a card of the {pack} pack"
+        if not template:
+            template, values = N_("cannot read %(text)s as a card of the %(pack)s pack"), {
+                "text": repr(text), "pack": pack}
+        self.template = template
+        self.values = values
+        self.reason = template % values if values else template
         super().__init__(self.reason)
+
+
+def N_(text: str) -> str:  # noqa: N802 - the gettext marker: translated where it is shown
+    return text
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -103,11 +115,11 @@ _parsed: dict[tuple[str, str], Card] = {}
 
 def _parse_card(text: str, pack: Pack) -> Card:
     if not isinstance(text, str):
-        raise NotationError(repr(text), pack, f"a card must be written as text, not {text!r}")
+        raise NotationError(repr(text), pack, N_("a card must be written as text, not %(value)s"), value=repr(text))
     raw = text.strip().replace(" ", "").replace("-", "")
     up = raw.upper()
     if not up:
-        raise NotationError(text, pack, "empty card")
+        raise NotationError(text, pack, N_("empty card"))
     if pack == "german" and up in {"W", "WELI"}:
         return Card(WELI, "")
     build = _french if pack == "french" else _german
@@ -123,8 +135,8 @@ def _parse_card(text: str, pack: Pack) -> Card:
             return card
     ace_or_ten = _suit_beside_a_one(up, pack)
     if ace_or_ten is not None:
-        raise NotationError(text, pack, f"cannot read {text!r}: 1 is not a rank; "
-                            f"did you mean A{ace_or_ten} or 10{ace_or_ten}?")
+        raise NotationError(text, pack, N_("cannot read %(given)s: 1 is not a rank; did you mean %(ace)s or %(ten)s?"),
+                            given=repr(text), ace=f"A{ace_or_ten}", ten=f"10{ace_or_ten}")
     raise NotationError(text, pack)
 
 
@@ -146,7 +158,7 @@ def parse_cards(items: Iterable[str] | str, pack: Pack = "french") -> list[Card]
     if isinstance(items, str):
         items = [part for part in re.split(r"[\s,;]+", items) if part]
     elif not isinstance(items, (list, tuple)):
-        raise NotationError(repr(items), pack, "cards must be given as a list")
+        raise NotationError(repr(items), pack, N_("cards must be given as a list"))
     return [parse_card(item, pack) for item in items]
 
 
@@ -176,8 +188,8 @@ _FRENCH_NAMES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         "{rank} of {suit}",
     ),
     "sv": (
-        {"A": "ess", "J": "knekt", "Q": "dam", "K": "kung", "2": "två", "3": "tre", "4": "fyra",
-         "5": "fem", "6": "sex", "7": "sju", "8": "åtta", "9": "nio", "10": "tio"},
+        {"A": "ess", "J": "knekt", "Q": "dam", "K": "kung", "2": "tvåa", "3": "trea", "4": "fyra",
+         "5": "femma", "6": "sexa", "7": "sjua", "8": "åtta", "9": "nia", "10": "tia"},
         {"S": "spader", "H": "hjärter", "D": "ruter", "C": "klöver"},
         "{suit} {rank}",
     ),
@@ -209,3 +221,56 @@ def suit_name(suit: str, lang: str = "en", pack: Pack = "french") -> str:
     if pack == "german":
         return _GERMAN_SUIT_NAMES[suit]
     return _FRENCH_NAMES.get(lang[:2], _FRENCH_NAMES["en"])[1][suit]
+
+
+# --- Names in running text (messages, verdicts, history) --------------------------------------
+
+# What players call the cards at the table: "ruter tia", "klöver åtta"; "Karo-Zehn", "Kreuz-Acht".
+_RUNNING_FRENCH: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
+    "sv": (
+        {"A": "ess", "J": "knekt", "Q": "dam", "K": "kung", "2": "tvåa", "3": "trea", "4": "fyra",
+         "5": "femma", "6": "sexa", "7": "sjua", "8": "åtta", "9": "nia", "10": "tia"},
+        {"S": "spader", "H": "hjärter", "D": "ruter", "C": "klöver"},
+        "{suit} {rank}",
+    ),
+    "de": (
+        {"A": "Ass", "J": "Bube", "Q": "Dame", "K": "König", "2": "Zwei", "3": "Drei", "4": "Vier",
+         "5": "Fünf", "6": "Sechs", "7": "Sieben", "8": "Acht", "9": "Neun", "10": "Zehn"},
+        {"S": "Pik", "H": "Herz", "D": "Karo", "C": "Kreuz"},
+        "{suit}-{rank}",
+    ),
+}
+# The German pack is named the Austrian way at every table: Herz-Sau, Schellen-Ober, Eichel-Zehner.
+_RUNNING_GERMAN_SUITS = {"H": "Herz", "S": "Schellen", "L": "Laub", "E": "Eichel"}
+_RUNNING_SUIT_WORDS: dict[str, dict[str, str]] = {
+    "en": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
+    "sv": _RUNNING_FRENCH["sv"][1],
+    "de": _RUNNING_FRENCH["de"][1],
+}
+
+
+def card_text(card: Card, lang: str = "en", pack: Pack = "french") -> str:
+    """A card in a sentence: English keeps the short ``Q♥``; Swedish ``hjärter dam``, German
+    ``Herz-Dame``; the German pack ``Schellen-Ober``, ``Herz-Sau``, ``Weli`` in every language."""
+    if card.is_weli:
+        return "Weli"
+    if pack == "german":
+        return f"{_RUNNING_GERMAN_SUITS[card.suit]}-{_GERMAN_RANK_NAMES[card.rank]}"
+    names = _RUNNING_FRENCH.get(lang[:2])
+    if names is None or card.rank not in names[0] or card.suit not in names[1]:
+        return card.pretty()
+    ranks, suits, pattern = names
+    return pattern.format(rank=ranks[card.rank], suit=suits[card.suit])
+
+
+def suit_text(suit: str, lang: str = "en", pack: Pack = "french") -> str:
+    """A suit in a sentence: ``hearts`` / ``hjärter`` / ``Herz``; the German pack's own names always."""
+    if pack == "german":
+        return _GERMAN_SUIT_NAMES[suit]
+    words = _RUNNING_SUIT_WORDS.get(lang[:2], _RUNNING_SUIT_WORDS["en"])
+    return words.get(suit) or _GERMAN_SUIT_NAMES.get(suit, suit)
+
+
+def running_languages() -> tuple[str, ...]:
+    """The languages with their own card names in running text (English uses the short form)."""
+    return ("en", *_RUNNING_FRENCH)

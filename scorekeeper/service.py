@@ -26,6 +26,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from scorekeeper.engine import RULES
 from scorekeeper.engine.base import MODES, MalformedEvent, NotationError, RuleViolation, SetupError
 from scorekeeper.extensions import db
+from scorekeeper.localize import localize, tr
 from scorekeeper.models import Event, Seat, Table, utcnow
 
 logger = logging.getLogger(__name__)
@@ -59,18 +60,21 @@ def bad_request(message: str) -> TableError:
 ENGINE_SLIPS = (TypeError, KeyError, IndexError, AttributeError, ValueError, RecursionError)
 
 
-def from_engine(exc: Exception, **extra: Any) -> TableError:
+def from_engine(exc: Exception, names: Sequence[str] | None = None, **extra: Any) -> TableError:
+    """The engine's refusal as the service's, its message in the reader's language with the
+    players named (``names``: the table's players, seat by seat)."""
     if isinstance(exc, NotationError):
-        return TableError(400, "bad_notation", exc.reason, **extra)
+        return TableError(400, "bad_notation", tr(exc.template, **exc.values), **extra)
     if isinstance(exc, MalformedEvent):
-        return TableError(400, "malformed_event", exc.message, **extra)
+        return TableError(400, "malformed_event", localize(exc.message, names), **extra)
     if isinstance(exc, SetupError):
-        return TableError(422, "unsupported", exc.message, exc.rule, **extra)
+        return TableError(422, "unsupported", localize(exc.message, names), exc.rule, **extra)
     if isinstance(exc, RuleViolation):
-        return TableError(422, "illegal_move", exc.message, exc.rule, **extra)
+        return TableError(422, "illegal_move", localize(exc.message, names), exc.rule, **extra)
     if isinstance(exc, ENGINE_SLIPS):
         logger.exception("engine error on an event")
-        return TableError(400, "malformed_event", f"this event cannot be read ({type(exc).__name__})", **extra)
+        return TableError(400, "malformed_event", tr("this event cannot be read (%(error)s)",
+                                                     error=type(exc).__name__), **extra)
     raise exc
 
 
@@ -165,7 +169,7 @@ def snapshot(table: Table) -> Snapshot:
 
 def state_json(table: Table, snap: Snapshot | None = None) -> dict[str, Any]:
     snap = snap or snapshot(table)
-    return dict(rules_for(table).to_json(snap.state))
+    return localize(dict(rules_for(table).to_json(snap.state)), table.players)  # type: ignore[no-any-return]
 
 
 # --- Opening and finding tables -------------------------------------------------------------
@@ -186,42 +190,43 @@ def _fold(name: str) -> str:
 
 def clean_players(players: Any) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise bad_request("players must be a list of names")
+        raise bad_request(tr("players must be a list of names"))
     if any(unicodedata.category(c) in ("Cc", "Cs") for p in players for c in p if not c.isspace()):
-        raise bad_request("a player's name holds a control character")
+        raise bad_request(tr("a player's name holds a control character"))
     names = [" ".join(_INVISIBLE.sub("", p).split()) for p in players]
     for name in names:
         if not name:
-            raise bad_request("a player's name is empty")
+            raise bad_request(tr("a player's name is empty"))
         if len(name) > MAX_NAME:
-            raise bad_request(f"the name {name[:20]!r}… is longer than {MAX_NAME} characters")
+            raise bad_request(tr("the name %(name)s… is longer than %(max)s characters", name=repr(name[:20]),
+                                 max=MAX_NAME))
     folded = [_fold(n) for n in names]
     dupes = sorted({n for n, f in zip(names, folded, strict=True) if folded.count(f) > 1})
     if dupes:
-        raise bad_request(f"two players share the name {dupes[0]!r}")
+        raise bad_request(tr("two players share the name %(name)s", name=repr(dupes[0])))
     return names
 
 
 def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any = None) -> Table:
     if not isinstance(game, str) or game not in RULES:
         known = ", ".join(RULES)
-        raise bad_request(f"unknown game {game!r}; this server plays {known}")
+        raise bad_request(tr("unknown game %(game)s; this server plays %(known)s", game=repr(game), known=known))
     names = clean_players(players)
     if mode is None:
         mode = "adjudicate"
     if mode not in MODES:
-        raise bad_request(f"mode must be 'adjudicate' or 'tally', not {mode!r}")
+        raise bad_request(tr("mode must be 'adjudicate' or 'tally', not %(mode)s", mode=repr(mode)))
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise bad_request("options must be an object")
+        raise bad_request(tr("options must be an object"))
     rules = RULES[game]
     try:
         rules.new(names, options, mode)
     except (SetupError, RuleViolation) as exc:
         raise from_engine(exc) from exc
     except MalformedEvent as exc:
-        raise TableError(422, "unsupported", exc.message) from exc
+        raise TableError(422, "unsupported", localize(exc.message, names)) from exc
     table = Table(
         id=secrets.token_urlsafe(8)[:10],
         game=game,
@@ -239,7 +244,7 @@ def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any
 def get_table(table_id: str) -> Table:
     table = db.session.get(Table, table_id) if isinstance(table_id, str) and len(table_id) <= 16 else None
     if table is None:
-        raise TableError(404, "not_found", f"there is no table {table_id!r}")
+        raise TableError(404, "not_found", tr("there is no table %(table)s", table=repr(table_id)))
     return table
 
 
@@ -267,16 +272,16 @@ class Recorded:
 
 def check_event(event: Any) -> dict[str, Any]:
     if not isinstance(event, dict):
-        raise TableError(400, "malformed_event", "an event must be a JSON object")
+        raise TableError(400, "malformed_event", tr("an event must be a JSON object"))
     kind = event.get("type")
     if not isinstance(kind, str) or not kind or len(kind) > 32:
-        raise TableError(400, "malformed_event", "an event needs a 'type'")
+        raise TableError(400, "malformed_event", tr("an event needs a 'type'"))
     if kind == "undo":
-        raise TableError(400, "malformed_event", "undo has its own call: POST …/undo")
+        raise TableError(400, "malformed_event", tr("undo has its own call: POST …/undo"))
     if len(json.dumps(event)) > MAX_EVENT_BYTES:
-        raise TableError(400, "malformed_event", f"an event may hold at most {MAX_EVENT_BYTES} bytes")
+        raise TableError(400, "malformed_event", tr("an event may hold at most %(n)s bytes", n=MAX_EVENT_BYTES))
     if _holds_non_text(event):
-        raise TableError(400, "malformed_event", "an event's text may not hold NUL or lone surrogate characters")
+        raise TableError(400, "malformed_event", tr("an event's text may not hold NUL or lone surrogate characters"))
     return event
 
 
@@ -298,7 +303,7 @@ def _holds_non_text(value: Any) -> bool:
 def _conflict(table_id: str) -> TableError:
     db.session.rollback()
     table = get_table(table_id)
-    return TableError(409, "stale", f"the sheet has moved on to seq {table.head_seq}; here is the fresh one",
+    return TableError(409, "stale", tr("the sheet has moved on to seq %(seq)s; here is the fresh one", seq=table.head_seq),
                       seq=table.head_seq, state=state_json(table))
 
 
@@ -341,7 +346,7 @@ def _queue_on_row(table: Table) -> None:
     head = db.session.execute(select(Table.head_seq).where(Table.id == table.id).with_for_update()).scalar()
     if head is None:  # expired while this phone was writing
         db.session.rollback()
-        raise TableError(404, "not_found", f"there is no table {table.id!r}")
+        raise TableError(404, "not_found", tr("there is no table %(table)s", table=repr(table.id)))
     set_committed_value(table, "head_seq", head)  # what the lock read, without another round trip
 
 
@@ -370,7 +375,7 @@ def _write(table: Table | str, step: Step, author: int | None, expected_seq: int
                 raise _conflict(table_id)
             db.session.expire_all()
             current = None
-    raise TableError(503, "busy", "the table is too busy right now; try again")
+    raise TableError(503, "busy", tr("the table is too busy right now; try again"))
 
 
 def record(table: Table | str, event: Any, expected_seq: Any = None, author: int | None = None) -> Recorded:
@@ -378,34 +383,35 @@ def record(table: Table | str, event: Any, expected_seq: Any = None, author: int
     with it, the caller is told the sheet moved (409)."""
     payload = check_event(event)
     if expected_seq is not None and (isinstance(expected_seq, bool) or not isinstance(expected_seq, int)):
-        raise bad_request("expected_seq must be a whole number")
+        raise bad_request(tr("expected_seq must be a whole number"))
 
     def step(current: Table, snap: Snapshot) -> tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]:
         try:
             state = rules_for(current).apply(snap.state, payload)
         except (RuleViolation, *ENGINE_SLIPS) as exc:
             db.session.rollback()
-            raise from_engine(exc, seq=snap.seq) from exc
+            raise from_engine(exc, current.players, seq=snap.seq) from exc
         return payload, state, snap.effective + ((snap.seq + 1, payload),)
 
     rules = RULES[table.game] if isinstance(table, Table) else None
     current, seq, state = _write(table, step, author, expected_seq)
     rules = rules or RULES[current.game]
-    return Recorded(seq, [s.to_json() for s in getattr(state, "scored", ())], dict(rules.to_json(state)))
+    return Recorded(seq, localize([s.to_json() for s in getattr(state, "scored", ())], current.players),
+                    localize(dict(rules.to_json(state)), current.players))
 
 
 def undo(table: Table | str, author: int | None = None) -> Recorded:
     def step(current: Table, snap: Snapshot) -> tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]:
         if not snap.effective:
             db.session.rollback()
-            raise TableError(409, "nothing_to_undo", "there is nothing to undo", seq=snap.seq)
+            raise TableError(409, "nothing_to_undo", tr("there is nothing to undo"), seq=snap.seq)
         effective = snap.effective[:-1]
         return {"type": "undo", "undoes": snap.effective[-1][0]}, replay(current, effective), effective
 
     rules = RULES[table.game] if isinstance(table, Table) else None
     current, seq, state = _write(table, step, author)
     rules = rules or RULES[current.game]
-    return Recorded(seq, [], dict(rules.to_json(state)))
+    return Recorded(seq, [], localize(dict(rules.to_json(state)), current.players))
 
 
 def _announce(table_id: str, seq: int) -> None:
@@ -439,7 +445,7 @@ def history(table: Table) -> list[HistoryRow]:
         if row.payload.get("type") == "undo":
             text = f"undo #{row.payload.get('undoes')}"
         else:
-            text = rules.describe(row.payload, players)
+            text = localize(rules.describe(row.payload, players), players)
         result.append(HistoryRow(row.seq, row.payload, row.author, row.created_at,
                                  row.payload.get("type") != "undo" and row.seq not in effective, text))
     return result
@@ -465,13 +471,13 @@ def import_table(data: Any) -> Table:
     """A new table from an export, every event replayed through the engine first: a tampered
     file is refused with the rule it breaks and nothing is stored."""
     if not isinstance(data, dict):
-        raise bad_request("an import must be a JSON object as exported")
+        raise bad_request(tr("an import must be a JSON object as exported"))
     events = data.get("events")
     if not isinstance(events, list) or len(events) > MAX_EVENTS_PER_IMPORT:
-        raise bad_request("an import needs a list of events")
+        raise bad_request(tr("an import needs a list of events"))
     game, players, mode, options = data.get("game"), data.get("players"), data.get("mode"), data.get("options")
     if not isinstance(game, str) or game not in RULES:
-        raise bad_request(f"unknown game {game!r}")
+        raise bad_request(tr("unknown game %(game)s", game=repr(game)))
     names = clean_players(players)
     rules = RULES[game]
     try:
@@ -492,7 +498,7 @@ def import_table(data: Any) -> Table:
         try:
             check_event(payload)
         except TableError as exc:
-            raise TableError(exc.status, exc.code, f"event {number}: {exc.message}") from exc
+            raise TableError(exc.status, exc.code, tr("event %(n)s: %(message)s", n=number, message=exc.message)) from exc
         stack.append(payload)
         payloads.append((payload, author))
     # Replay only the effective events: an undone illegal event does not break an honest file.
@@ -501,8 +507,9 @@ def import_table(data: Any) -> Table:
             state = rules.apply(state, payload)
         except (RuleViolation, *ENGINE_SLIPS) as exc:
             number = next(i for i, (p, _) in enumerate(payloads, start=1) if p is payload)
-            err = from_engine(exc)
-            raise TableError(err.status, err.code, f"event {number}: {err.message}", err.rule) from exc
+            err = from_engine(exc, names)
+            raise TableError(err.status, err.code, tr("event %(n)s: %(message)s", n=number, message=err.message),
+                             err.rule) from exc
     table = create_table(game, names, mode, options)
     seq = 0
     effective: list[tuple[int, dict[str, Any]]] = []

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from scorekeeper.cards import NotationError
+from scorekeeper.engine.messages import M
 
 Mode = Literal["adjudicate", "tally"]
 MODES: tuple[Mode, ...] = ("adjudicate", "tally")
@@ -87,18 +88,23 @@ class OptionSpec:
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
-            raise SetupError(self.rule, f"option {self.key!r} must be true or false, not {value!r}")
+            raise SetupError(self.rule, M("option %(key)s must be true or false, not %(value)s",
+                                          key=repr(self.key), value=repr(value)))
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise SetupError(self.rule, f"option {self.key!r} must be a whole number, not {value!r}")
+                raise SetupError(self.rule, M("option %(key)s must be a whole number, not %(value)s",
+                                              key=repr(self.key), value=repr(value)))
             if self.minimum is not None and value < self.minimum:
-                raise SetupError(self.rule, f"option {self.key!r} must be at least {self.minimum}")
+                raise SetupError(self.rule, M("option %(key)s must be at least %(minimum)s", key=repr(self.key),
+                                              minimum=self.minimum))
             if self.maximum is not None and value > self.maximum:
-                raise SetupError(self.rule, f"option {self.key!r} must be at most {self.maximum}")
+                raise SetupError(self.rule, M("option %(key)s must be at most %(maximum)s", key=repr(self.key),
+                                              maximum=self.maximum))
             return value
         if value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise SetupError(self.rule, f"option {self.key!r} must be one of {allowed}, not {value!r}")
+            raise SetupError(self.rule, M("option %(key)s must be one of %(allowed)s, not %(value)s",
+                                          key=repr(self.key), allowed=allowed, value=repr(value)))
         return value
 
 
@@ -156,24 +162,28 @@ def int_field(event: Mapping[str, Any], key: str, *, minimum: int | None = None,
               maximum: int | None = None, default: int | None = None) -> int:
     value = event.get(key, default)
     if value is None:
-        raise MalformedEvent(f"the event needs {key!r}", event)
+        raise MalformedEvent(M("the event needs %(key)s", key=repr(key)), event)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedEvent(f"{key!r} must be a whole number, not {value!r}", event)
+        raise MalformedEvent(M("%(key)s must be a whole number, not %(value)s", key=repr(key), value=repr(value)),
+                             event)
     if minimum is not None and value < minimum:
-        raise MalformedEvent(f"{key!r} must be at least {minimum}, not {value}", event)
+        raise MalformedEvent(M("%(key)s must be at least %(minimum)s, not %(value)s", key=repr(key),
+                               minimum=minimum, value=value), event)
     if maximum is not None and value > maximum:
-        raise MalformedEvent(f"{key!r} must be at most {maximum}, not {value}", event)
+        raise MalformedEvent(M("%(key)s must be at most %(maximum)s, not %(value)s", key=repr(key),
+                               maximum=maximum, value=value), event)
     return value
 
 
 def str_field(event: Mapping[str, Any], key: str, *, max_len: int = 200, default: str | None = None) -> str:
     value = event.get(key, default)
     if value is None:
-        raise MalformedEvent(f"the event needs {key!r}", event)
+        raise MalformedEvent(M("the event needs %(key)s", key=repr(key)), event)
     if not isinstance(value, str):
-        raise MalformedEvent(f"{key!r} must be text, not {value!r}", event)
+        raise MalformedEvent(M("%(key)s must be text, not %(value)s", key=repr(key), value=repr(value)), event)
     if len(value) > max_len:
-        raise MalformedEvent(f"{key!r} is longer than {max_len} characters", event)
+        raise MalformedEvent(M("%(key)s is longer than %(max_len)s characters", key=repr(key), max_len=max_len),
+                             event)
     return value
 
 
@@ -212,14 +222,15 @@ class BaseRules:
         if not self.min_players <= n <= self.max_players:
             raise SetupError(
                 self.player_rule,
-                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {n}",
+                M("%(game)s is played by %(least)s to %(most)s players, not %(n)s", game=self.name,
+                  least=self.min_players, most=self.max_players, n=n),
                 players=n,
             )
 
     def parse_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Defaults filled in, types checked, unknown keys refused. ``teams`` is handled by :meth:`sides`."""
         if not isinstance(options, Mapping):
-            raise SetupError(None, "options must be an object")
+            raise SetupError(None, M("options must be an object"))
         specs = {spec.key: spec for spec in self.option_specs}
         result: dict[str, Any] = {spec.key: spec.default for spec in self.option_specs}
         for key, value in options.items():
@@ -228,7 +239,8 @@ class BaseRules:
             spec = specs.get(key)
             if spec is None:
                 known = ", ".join(sorted(specs)) or "none"
-                raise SetupError(None, f"{self.name} has no option {key!r} (options: {known}, teams)")
+                raise SetupError(None, M("%(game)s has no option %(key)s (options: %(known)s, teams)",
+                                         game=self.name, key=repr(key), known=known))
             result[key] = spec.coerce(value)
         result["teams"] = [list(team) for team in self.sides(options, players).teams] if options.get("teams") else None
         return result
@@ -238,12 +250,13 @@ class BaseRules:
         if not teams:
             return Sides(tuple((p,) for p in range(players)))
         if not isinstance(teams, list) or not all(isinstance(t, list) and t for t in teams):
-            raise SetupError(self.team_rule, "teams must be a list of non-empty lists of seat numbers")
+            raise SetupError(self.team_rule, M("teams must be a list of non-empty lists of seat numbers"))
         seats = [s for t in teams for s in t]
         if any(isinstance(s, bool) or not isinstance(s, int) for s in seats) or sorted(seats) != list(range(players)):
-            raise SetupError(self.team_rule, f"teams must place each of the {players} seats exactly once")
+            raise SetupError(self.team_rule, M("teams must place each of the %(players)s seats exactly once",
+                                               players=players))
         if len(teams) < 2:
-            raise SetupError(self.team_rule, "partnerships need at least two teams")
+            raise SetupError(self.team_rule, M("partnerships need at least two teams"))
         ordered = sorted((tuple(sorted(t)) for t in teams), key=lambda t: t[0])
         return Sides(tuple(ordered))
 

@@ -73,6 +73,7 @@ from threading import Lock
 from typing import Any, Literal, TypeVar
 
 from scorekeeper.cards import Card
+from scorekeeper.engine.messages import Join, M, Msg
 
 __all__ = [
     "KASINO_SCHEME", "MULLE_SCHEME", "Grouping", "ValueScheme", "can_capture", "can_sweep",
@@ -256,17 +257,18 @@ class Grouping:
     def cards(self) -> tuple[Card, ...]:
         return tuple(card for group in self.groups for card in group)
 
-    def describe(self) -> str:
+    def describe(self) -> Msg:
         groups, counted, ranked = self._resolve()
         if self._texts is not None:  # a listing's groups come with their text
-            return ", ".join(self._texts)
-        return ", ".join(
+            return Msg("%(groups)s", {"groups": Join(self._texts, ", ")})
+        return Msg("%(groups)s", {"groups": Join(tuple(
             _group_text(group, counted[i] if i < len(counted) else (0,) * len(group),
                         i < len(ranked) and ranked[i], self._value)
-            for i, group in enumerate(groups))
+            for i, group in enumerate(groups)), ", ")})
 
-    def summary(self, played: Card) -> str:
-        return f"{played.pretty()} as {self.value} takes {self.describe()}"
+    def summary(self, played: Card) -> Msg:
+        return M("%(played)s as %(value)s takes %(groups)s", played=played, value=self.value,
+                 groups=self.describe())
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -276,16 +278,18 @@ class Grouping:
         }
 
 
-def _group_text(group: tuple[Card, ...], values: tuple[int, ...], ranked: bool, value: int) -> str:
+def _counted(card: Card, x: int) -> Card | Msg:
+    return card if x in (0, face_value(card)) else Msg("%(card)s(%(value)s)", {"card": card, "value": x})
+
+
+def _group_text(group: tuple[Card, ...], values: tuple[int, ...], ranked: bool, value: int) -> Msg:
     """One group as a player would say it: "3♥+5♠ = 8", "A♠(14)", "2♥ (same rank)"."""
     if ranked:
-        return f"{group[0].pretty()} (same rank)"
+        return M("%(card)s (same rank)", card=group[0])
     if len(group) == 1:
-        card = group[0]
-        return card.pretty() if values[0] in (0, face_value(card)) else f"{card.pretty()}({values[0]})"
-    parts = [card.pretty() if x in (0, face_value(card)) else f"{card.pretty()}({x})"
-             for card, x in zip(group, values, strict=True)]
-    return f"{'+'.join(parts)} = {value}"
+        return Msg("%(card)s", {"card": _counted(group[0], values[0])})
+    parts = tuple(_counted(card, x) for card, x in zip(group, values, strict=True))
+    return Msg("%(cards)s = %(value)s", {"cards": Join(parts, "+"), "value": value})
 
 
 # --- Packed multisets ---------------------------------------------------------------------------
@@ -810,8 +814,8 @@ def legal_with_mixed_values(played: Card, taken: Sequence[Card], scheme: ValueSc
 # --- Explaining a refusal ----------------------------------------------------------------------
 
 
-def _values_text(values: tuple[int, ...]) -> str:
-    return " or ".join(str(v) for v in values)
+def _values_text(values: tuple[int, ...]) -> Join:
+    return Join(values, "or")
 
 
 def _fits_some_group(card: Card, others: Sequence[Card], played: Card, v: int, scheme: ValueScheme) -> bool:
@@ -824,39 +828,46 @@ def _fits_some_group(card: Card, others: Sequence[Card], played: Card, v: int, s
     return bool(bits >> v & 1)
 
 
-def explain_failure(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> str:
+def explain_failure(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Msg:
     """Why ``played`` cannot take ``taken``, in the arithmetic a player can check at the table."""
     if not taken:
-        return "nothing was taken: that is a trail, not a capture"
+        return M("nothing was taken: that is a trail, not a capture")
     cards = sorted(taken, key=card_sort_key)
-    names = " ".join(c.pretty() for c in cards)
+    names = Join(tuple(cards))
     hv = _played_values(played, scheme)
-    head = f"{played.pretty()} counts {_values_text(hv)}"
     if len(cards) == 1:
         card = cards[0]
-        return (f"{head}; {card.pretty()} counts {_values_text(scheme.table_values(card))}, "
-                f"so it cannot be taken" + ("" if scheme.rank_match else " (matching is by value only)"))
-    reasons: list[str] = []
+        if scheme.rank_match:
+            return M("%(played)s counts %(values)s; %(card)s counts %(card_values)s, so it cannot be taken",
+                     played=played, values=_values_text(hv), card=card,
+                     card_values=_values_text(scheme.table_values(card)))
+        return M("%(played)s counts %(values)s; %(card)s counts %(card_values)s, so it cannot be taken "
+                 "(matching is by value only)", played=played, values=_values_text(hv), card=card,
+                 card_values=_values_text(scheme.table_values(card)))
+    reasons: list[Msg] = []
     lo, hi = _total_range(cards, scheme)
     total = f"{lo}" if lo == hi else f"{lo}–{hi}"
     for v in hv:
-        prefix = f"as {v}, " if len(hv) > 1 else ""
         loners = [card for i, card in enumerate(cards)
                   if not _fits_some_group(card, cards[:i] + cards[i + 1:], played, v, scheme)]
         if len(loners) == len(cards):
-            reasons.append(f"{prefix}no group of {names} adds up to {v} (together they make {total})")
+            reason = M("no group of %(cards)s adds up to %(value)s (together they make %(total)s)",
+                       cards=names, value=v, total=total)
+        elif len(loners) == 1:
+            reason = M("%(card)s fits in no group adding up to %(value)s", card=loners[0], value=v)
         elif loners:
-            listed = " and ".join(c.pretty() for c in loners)
-            verb = "fits" if len(loners) == 1 else "fit"
-            reasons.append(f"{prefix}{listed} {verb} in no group adding up to {v}")
+            reason = M("%(cards)s fit in no group adding up to %(value)s", cards=Join(tuple(loners), "and"),
+                       value=v)
         else:
-            reasons.append(
-                f"{prefix}every card fits some group adding up to {v}, but {names} (total {total}) cannot "
-                f"be split into separate groups of {v} at once: a card would have to count twice")
+            reason = M("every card fits some group adding up to %(value)s, but %(cards)s (total %(total)s) "
+                       "cannot be split into separate groups of %(value)s at once: a card would have to "
+                       "count twice", value=v, cards=names, total=total)
+        reasons.append(M("as %(value)s, %(reason)s", value=v, reason=reason) if len(hv) > 1 else reason)
     if len(hv) > 1 and legal_with_mixed_values(played, cards, scheme):
-        reasons.append(f"the played card takes one value for the whole capture, so it cannot make "
-                       f"{' and '.join(str(v) for v in hv)} at the same time")
-    return f"{head}; " + "; ".join(reasons)
+        reasons.append(M("the played card takes one value for the whole capture, so it cannot make "
+                         "%(values)s at the same time", values=Join(hv, "and")))
+    return M("%(played)s counts %(values)s; %(reasons)s", played=played, values=_values_text(hv),
+             reasons=Join(tuple(reasons), "; "))
 
 
 def _total_range(cards: Sequence[Card], scheme: ValueScheme) -> tuple[int, int]:

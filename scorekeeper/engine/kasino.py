@@ -60,6 +60,7 @@ from scorekeeper.engine.capture import (
     maximal_captures,
     sweep_values,
 )
+from scorekeeper.engine.messages import Join, M, Msg
 
 __all__ = ["Facts", "Kasino", "KasinoState", "Proposal", "Summary"]
 
@@ -232,11 +233,11 @@ class Turn:
     drew_unknown: bool = False  # Dragkasino: a card was drawn but not entered
     could_sweep: bool = False  # misär: the played card itself could have taken the whole table
 
-    def describe(self) -> str:
+    def describe(self) -> Msg:
         if self.grouping is None:
-            return f"{self.card.pretty()} trailed"
+            return M("%(card)s trailed", card=self.card)
         text = self.grouping.summary(self.card)
-        return text + (" — tabbe" if self.tabbe else "")
+        return M("%(capture)s — tabbe", capture=text) if self.tabbe else text
 
     def to_json(self) -> JSON:
         return {
@@ -431,7 +432,7 @@ class Kasino(BaseRules):
     def new(self, players: Sequence[str], options: Mapping[str, Any], mode: Mode = "adjudicate") -> KasinoState:
         self.check_players(players)
         if mode not in ("adjudicate", "tally"):
-            raise SetupError(None, f"mode must be 'adjudicate' or 'tally', not {mode!r}")
+            raise SetupError(None, M("mode must be 'adjudicate' or 'tally', not %(mode)s", mode=repr(mode)))
         opts = self.parse_options(options, len(players))
         cfg = _settings(opts, len(players), options)
         sides = Sides(((0, 2), (1, 3))) if cfg.pairs else Sides(tuple((p,) for p in range(len(players))))
@@ -442,37 +443,40 @@ class Kasino(BaseRules):
 
     def apply(self, state: KasinoState, event: Mapping[str, Any]) -> KasinoState:
         if not isinstance(event, Mapping):
-            raise MalformedEvent("an event must be an object", event)
+            raise MalformedEvent(M("an event must be an object"), event)
         kind = event.get("type")
         handlers = _ADJUDICATE if state.mode == "adjudicate" else _TALLY
         handler = handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             known = ", ".join(sorted(handlers))
-            raise MalformedEvent(f"Kasino ({state.mode}) has no event {kind!r} (events: {known})", event)
+            raise MalformedEvent(M("Kasino (%(mode)s) has no event %(kind)s (events: %(known)s)", mode=state.mode,
+                                   kind=repr(kind), known=known), event)
         return handler(self, state, event)
 
     def _draw_dealer(self, s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
         raw = event.get("cards")
         if not isinstance(raw, list) or len(raw) != len(s.players):
-            raise MalformedEvent(f"'cards' must list one card (or null) per player, {len(s.players)} in all", event)
+            raise MalformedEvent(M("'cards' must list one card (or null) per player, %(n)s in all",
+                                   n=len(s.players)), event)
         if s.phase != "setup" or (s.draw is not None and s.draw.dealer is not None):
-            raise RuleViolation("KASINO-DEAL-1", "the first dealer has already been found")
+            raise RuleViolation("KASINO-DEAL-1", M("the first dealer has already been found"))
         drawers = s.draw.tied if s.draw is not None else tuple(range(len(s.players)))
         cards: list[Card | None] = [None if item is None else parse_card(item) for item in raw]
         given = tuple(i for i, c in enumerate(cards) if c is not None)
         if given != drawers:
             who = ", ".join(s.players[i] for i in drawers)
-            raise RuleViolation("KASINO-DEAL-1", f"exactly these players draw now: {who}", drawers=list(drawers))
+            raise RuleViolation("KASINO-DEAL-1", M("exactly these players draw now: %(who)s", who=who),
+                                drawers=list(drawers))
         drawn = [c for c in cards if c is not None]
-        _no_repeats(drawn, "drawn for the deal")
+        _no_repeats(drawn, M("drawn for the deal"))
         order = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") if s.cfg.ace_low \
             else ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
         rank = {p: order.index(c.rank) for p, c in enumerate(cards) if c is not None}
         best = max(rank.values())
         top = tuple(p for p in drawers if rank[p] == best)
         dealer = top[0] if len(top) == 1 else None
-        announce = (f"{s.players[dealer]} deals",) if dealer is not None else ("draw again: " + ", ".join(
-            s.players[p] for p in top),)
+        announce = (M("%(dealer)s deals", dealer=s.players[dealer]),) if dealer is not None else (
+            M("draw again: %(who)s", who=", ".join(s.players[p] for p in top)),)
         return replace(s, draw=DealerDraw(tuple(cards), () if dealer is not None else top, dealer),
                        announce=announce, scored=())
 
@@ -481,12 +485,13 @@ class Kasino(BaseRules):
         dealer = self._dealer_for(s, event)
         raw = event.get("table")
         if not isinstance(raw, (list, str)):
-            raise MalformedEvent("'table' must list the four face-up cards", event)
+            raise MalformedEvent(M("'table' must list the four face-up cards"), event)
         table = tuple(parse_cards(raw))
         if len(table) != TABLE_START:
-            raise RuleViolation("KASINO-DEAL-3", f"a deal puts 4 cards face up on the table, not {len(table)}",
+            raise RuleViolation("KASINO-DEAL-3", M("a deal puts 4 cards face up on the table, not %(n)s",
+                                                   n=len(table)),
                                 table=[str(c) for c in table])
-        _no_repeats(table, "on the table")
+        _no_repeats(table, M("on the table"))
         n = len(s.players)
         return replace(
             s, phase="play", dealer=dealer, redeal=False, deal_no=s.deal_no + 1, table=table,
@@ -502,38 +507,41 @@ class Kasino(BaseRules):
             drawn = s.draw.dealer if s.draw is not None else None
             if drawn is None:
                 if given is None:
-                    raise MalformedEvent("the first deal needs 'dealer' (or a draw_dealer event first)", event)
+                    raise MalformedEvent(M("the first deal needs 'dealer' (or a draw_dealer event first)"), event)
                 return given
             if given is not None and given != drawn:
-                raise RuleViolation("KASINO-DEAL-1", f"{s.players[drawn]} drew the highest card and deals",
+                raise RuleViolation("KASINO-DEAL-1", M("%(dealer)s drew the highest card and deals",
+                                                       dealer=s.players[drawn]),
                                     dealer=drawn)
             return drawn
         expected = s.dealer if s.redeal else _next_active(s.active, s.dealer, len(s.players))
         if given is not None and given != expected:
             rule = "KASINO-AMB-12" if s.redeal else "KASINO-DEAL-2"
-            why = "after a misdeal the same dealer deals again" if s.redeal else "the deal passes clockwise"
-            raise RuleViolation(rule, f"{s.players[expected]} deals now: {why}", dealer=expected)
+            why = M("after a misdeal the same dealer deals again") if s.redeal else M("the deal passes clockwise")
+            raise RuleViolation(rule, M("%(dealer)s deals now: %(why)s", dealer=s.players[expected], why=why),
+                                dealer=expected)
         return expected
 
     def _require_between_deals(self, s: KasinoState) -> None:
         if s.phase == "over":
-            raise RuleViolation(_over_rule(s), "the game is over")
+            raise RuleViolation(_over_rule(s), M("the game is over"))
         if s.phase == "play":
-            raise RuleViolation("KASINO-END-2", "every deal that is started is finished first")
+            raise RuleViolation("KASINO-END-2", M("every deal that is started is finished first"))
         if s.phase == "settling":
-            raise RuleViolation("KASINO-MIS-5", "confirm or dismiss the proposed penalties of the last deal first",
+            raise RuleViolation("KASINO-MIS-5", M("confirm or dismiss the proposed penalties of the last deal first"),
                                 proposals=[p.id for p in s.pending])
 
     def _require_playing(self, s: KasinoState) -> None:
         if s.phase == "over":
-            raise RuleViolation(_over_rule(s), "the game is over")
+            raise RuleViolation(_over_rule(s), M("the game is over"))
         if s.phase != "play":
-            raise RuleViolation("KASINO-DEAL-3", "no deal is in progress: deal the cards first")
+            raise RuleViolation("KASINO-DEAL-3", M("no deal is in progress: deal the cards first"))
 
     def _player(self, s: KasinoState, event: Mapping[str, Any]) -> int:
         player = int_field(event, "player", minimum=0, maximum=len(s.players) - 1)
         if player not in s.active:
-            raise RuleViolation("KASINO-MIS-7", f"{s.players[player]} has been knocked out", player=player)
+            raise RuleViolation("KASINO-MIS-7", M("%(player)s has been knocked out", player=s.players[player]),
+                                player=player)
         return player
 
     # -- play --------------------------------------------------------------------------------------
@@ -543,22 +551,23 @@ class Kasino(BaseRules):
         cfg = s.cfg
         player = self._player(s, event)
         if player != s.to_act:
-            who = s.players[s.to_act] if s.to_act is not None else "nobody"
-            raise RuleViolation("KASINO-TURN-1", f"it is {who}'s turn, not {s.players[player]}'s",
+            who = s.players[s.to_act] if s.to_act is not None else M("nobody")
+            raise RuleViolation("KASINO-TURN-1", M("it is %(to_act)s's turn, not %(player)s's", to_act=who,
+                                                   player=s.players[player]),
                                 to_act=s.to_act, player=player)
         if "card" not in event:
-            raise MalformedEvent("a play needs 'card'", event)
+            raise MalformedEvent(M("a play needs 'card'"), event)
         card = parse_card(event["card"])
         raw_capture = event.get("capture")
         if raw_capture is not None and not isinstance(raw_capture, (list, str)):
-            raise MalformedEvent("'capture' must list the table cards taken", event)
+            raise MalformedEvent(M("'capture' must list the table cards taken"), event)
         taken = tuple(parse_cards(raw_capture)) if raw_capture else ()
         self._check_played_card(s, player, card)
         self._check_taken(s, card, taken)
         grouping = find_grouping(card, taken, cfg.scheme) if taken else None
         if taken and grouping is None:
-            raise RuleViolation("KASINO-CAP-4", f"{card.pretty()} cannot take {_cards(taken)}: "
-                                + explain_failure(card, taken, cfg.scheme),
+            raise RuleViolation("KASINO-CAP-4", M("%(card)s cannot take %(taken)s: %(why)s", card=card,
+                                                  taken=_cards(taken), why=explain_failure(card, taken, cfg.scheme)),
                                 played=str(card), taken=[str(c) for c in taken])
         proposals: list[Proposal] = []
         next_id = _next_proposal_id(s)
@@ -569,7 +578,8 @@ class Kasino(BaseRules):
                 if not (cfg.misar and cfg.penalty_b):
                     raise RuleViolation(rule, message, **facts)
                 proposals.append(Proposal(next_id, s.deal_no, player, "KASINO-MIS-2", "KASINO-OPT-MISAR-PENALTY-B",
-                                          PENALTY, len(s.turns), f"{s.players[player]}: {message}; +{PENALTY}",
+                                          PENALTY, len(s.turns), Msg("%(player)s: %(message)s; +%(points)s", {
+                                              "player": s.players[player], "message": message, "points": PENALTY}),
                                           facts))
                 next_id += 1
         drew, drew_unknown = self._draw(s, event, card, taken)
@@ -585,57 +595,64 @@ class Kasino(BaseRules):
         if cfg.misar:
             for earlier, sweeper in _missed_tabbes(s, turn):
                 evidence = _tabbe_evidence(s, earlier, sweeper, turn)
-                message = (f"{s.players[player]} held {sweeper.pretty()} at play {earlier.number + 1} "
-                           f"(table {_cards(earlier.table_before)}) and could have made a tabbe, "
-                           f"but {earlier.describe()}")
+                message = M("%(player)s held %(card)s at play %(play)s (table %(table)s) and could have made a "
+                            "tabbe, but %(move)s", player=s.players[player], card=sweeper, play=earlier.number + 1,
+                            table=_cards(earlier.table_before), move=earlier.describe())
                 if cfg.strict:
-                    raise RuleViolation("KASINO-MIS-1", message + ": take the moves back to that play "
-                                        "(KASINO-OPT-MISAR-STRICT)", take_back_to=earlier.number + 1, **evidence)
+                    raise RuleViolation("KASINO-MIS-1", M("%(message)s: take the moves back to that play "
+                                        "(KASINO-OPT-MISAR-STRICT)", message=message),
+                                        take_back_to=earlier.number + 1, **evidence)
                 proposals.append(Proposal(next_id, s.deal_no, player, "KASINO-MIS-1", "KASINO-MIS-5", PENALTY,
-                                          earlier.number, message + f"; +{PENALTY}", evidence))
+                                          earlier.number, Msg("%(message)s; +%(points)s",
+                                                              {"message": message, "points": PENALTY}), evidence))
                 next_id += 1
         return self._after_play(s, turn, tuple(proposals))
 
     def _check_played_card(self, s: KasinoState, player: int, card: Card) -> None:
         if card in s.table:
-            raise RuleViolation("KASINO-TURN-1", f"{card.pretty()} lies on the table; a card is played from the hand",
+            raise RuleViolation("KASINO-TURN-1", M("%(card)s lies on the table; a card is played from the hand",
+                                                   card=card),
                                 card=str(card))
         if card in s.seen and card not in _known_hand(s, player):
             holder = next((p for p in range(len(s.players)) if card in _known_hand(s, p)), None)
-            where = f"drawn by {s.players[holder]}" if holder is not None else "already played this deal"
-            raise RuleViolation("KASINO-COMP-1", f"{card.pretty()} was {where}; the pack has one of each card",
+            raise RuleViolation("KASINO-COMP-1", M("%(card)s was drawn by %(holder)s; the pack has one of each card",
+                                                   card=card, holder=s.players[holder]) if holder is not None else
+                                M("%(card)s was already played this deal; the pack has one of each card", card=card),
                                 card=str(card))
 
     def _check_taken(self, s: KasinoState, card: Card, taken: tuple[Card, ...]) -> None:
         if not taken:
             return
         if not s.table:
-            raise RuleViolation("KASINO-TURN-5", "the table is empty after the tabbe: the card must be trailed")
+            raise RuleViolation("KASINO-TURN-5", M("the table is empty after the tabbe: the card must be trailed"))
         repeated = [c for c, k in Counter(taken).items() if k > 1]
         if repeated:
-            raise RuleViolation("KASINO-CAP-4", f"{repeated[0].pretty()} is listed twice; each table card is "
-                                "taken in exactly one group", card=str(repeated[0]))
+            raise RuleViolation("KASINO-CAP-4", M("%(card)s is listed twice; each table card is taken in exactly "
+                                                  "one group", card=repeated[0]), card=str(repeated[0]))
         missing = [c for c in taken if c not in s.table]
         if missing:
-            raise RuleViolation("KASINO-TURN-2", f"{_cards(missing)} {'is' if len(missing) == 1 else 'are'} not on "
-                                f"the table ({_cards(s.table) or 'empty'})", missing=[str(c) for c in missing])
+            table = _cards(s.table) if s.table else M("empty")
+            raise RuleViolation("KASINO-TURN-2", M("%(cards)s is not on the table (%(table)s)", cards=_cards(missing),
+                                                   table=table) if len(missing) == 1 else
+                                M("%(cards)s are not on the table (%(table)s)", cards=_cards(missing), table=table),
+                                missing=[str(c) for c in missing])
 
     def _draw(self, s: KasinoState, event: Mapping[str, Any], card: Card,
               taken: tuple[Card, ...]) -> tuple[Card | None, bool]:
         raw = event.get("draw")
         if not s.cfg.drag:
             if raw is not None:
-                raise RuleViolation("KASINO-DRAG-2", "players draw from a stock only in Dragkasino")
+                raise RuleViolation("KASINO-DRAG-2", M("players draw from a stock only in Dragkasino"))
             return None, False
         draws = len(s.turns) < s.stock_start
         if raw is None:
             return None, draws
         drawn = parse_card(raw)
         if not draws:
-            raise RuleViolation("KASINO-DRAG-3", "the stock is empty: nothing is drawn any more", card=str(drawn))
+            raise RuleViolation("KASINO-DRAG-3", M("the stock is empty: nothing is drawn any more"), card=str(drawn))
         if drawn in s.seen or drawn == card or drawn in taken:
-            raise RuleViolation("KASINO-COMP-1", f"{drawn.pretty()} has already been seen this deal; the stock "
-                                "cannot hold it", card=str(drawn))
+            raise RuleViolation("KASINO-COMP-1", M("%(card)s has already been seen this deal; the stock cannot "
+                                                   "hold it", card=drawn), card=str(drawn))
         return drawn, False
 
     def _after_play(self, s: KasinoState, turn: Turn, proposals: tuple[Proposal, ...]) -> KasinoState:
@@ -691,8 +708,12 @@ class Kasino(BaseRules):
         pid = int_field(event, "proposal", minimum=0)
         found = next((p for p in s.proposals if p.id == pid), None)
         if found is None or found.status != "pending":
-            state_txt = "does not exist" if found is None else f"is already {found.status}"
-            raise RuleViolation("KASINO-MIS-5", f"penalty proposal {pid} {state_txt}", proposal=pid)
+            raise RuleViolation("KASINO-MIS-5", M("penalty proposal %(id)s does not exist", id=pid) if found is None
+                                else M("penalty proposal %(id)s is already confirmed", id=pid)
+                                if found.status == "confirmed" else
+                                M("penalty proposal %(id)s is already dismissed", id=pid)
+                                if found.status == "dismissed" else
+                                M("penalty proposal %(id)s is void", id=pid), proposal=pid)
         confirm = event.get("type") == "confirm"
         updated = replace(found, status="confirmed" if confirm else "dismissed")
         proposals = tuple(updated if p.id == pid else p for p in s.proposals)
@@ -716,9 +737,9 @@ class Kasino(BaseRules):
 
     def _claim(self, s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
         if not s.cfg.claim:
-            raise RuleViolation("KASINO-VAR-CLAIM", "claims are not part of this game (option claim is off)")
+            raise RuleViolation("KASINO-VAR-CLAIM", M("claims are not part of this game (option claim is off)"))
         if s.phase == "over":
-            raise RuleViolation(_over_rule(s), "the game is over")
+            raise RuleViolation(_over_rule(s), M("the game is over"))
         player = self._player(s, event)
         side = s.sides.side_of(player)
         if s.mode == "tally":
@@ -726,16 +747,17 @@ class Kasino(BaseRules):
             total = s.scores[side] + facts.settled + (facts.tabbes if s.cfg.claim_tabbe else 0)
         else:
             if s.phase != "play":
-                raise RuleViolation("KASINO-VAR-CLAIM", "a claim is made during a deal")
+                raise RuleViolation("KASINO-VAR-CLAIM", M("a claim is made during a deal"))
             total = _claimable(s, side)
         if total < TARGET:
-            raise RuleViolation("KASINO-VAR-CLAIM", f"{s.players[player]} has only {total} settled points; a claim "
-                                f"needs {TARGET}", claimable=total)
+            raise RuleViolation("KASINO-VAR-CLAIM", M("%(player)s has only %(total)s settled points; a claim needs "
+                                                      "%(target)s", player=s.players[player], total=total,
+                                                      target=TARGET), claimable=total)
         return _claim_win(replace(s, scored=()), side, "KASINO-VAR-CLAIM", total)
 
     def _misdeal(self, s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
         if s.phase != "play":
-            raise RuleViolation("KASINO-AMB-12", "a misdeal can only be called while a deal is in progress")
+            raise RuleViolation("KASINO-AMB-12", M("a misdeal can only be called while a deal is in progress"))
         scored: list[Scored] = []
         proposals: list[Proposal] = []
         scores = list(s.scores)
@@ -744,13 +766,13 @@ class Kasino(BaseRules):
                 if p.status == "confirmed":
                     side = s.sides.side_of(p.player)
                     scores[side] -= p.points
-                    scored.append(Scored(side, -p.points, "penalty void", "KASINO-AMB-12", "misdeal"))
+                    scored.append(Scored(side, -p.points, "penalty void", "KASINO-AMB-12", M("misdeal")))
                 p = replace(p, status="void")
             proposals.append(p)
         return replace(s, phase="between", redeal=True, table=(), seen=frozenset(), turns=(),
                        piles=(Pile(),) * len(s.players), last_capturer=None, scores=tuple(scores),
                        open_penalties=(0,) * s.sides.count, proposals=tuple(proposals),
-                       deal_no=s.deal_no - 1, announce=("misdeal: the same dealer deals again",),
+                       deal_no=s.deal_no - 1, announce=(M("misdeal: the same dealer deals again"),),
                        scored=tuple(scored))
 
     # -- tally mode ----------------------------------------------------------------------------------
@@ -767,21 +789,22 @@ class Kasino(BaseRules):
 
     def _penalty(self, s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
         if not s.cfg.misar:
-            raise RuleViolation("KASINO-MIS-5", "penalties belong to Kasino misär")
+            raise RuleViolation("KASINO-MIS-5", M("penalties belong to Kasino misär"))
         if s.phase == "over":
-            raise RuleViolation(_over_rule(s), "the game is over")
+            raise RuleViolation(_over_rule(s), M("the game is over"))
         player = self._player(s, event)
         breach = event.get("breach", "KASINO-MIS-1")
         if breach not in ("KASINO-MIS-1", "KASINO-MIS-2"):
-            raise MalformedEvent("'breach' must be 'KASINO-MIS-1' or 'KASINO-MIS-2'", event)
+            raise MalformedEvent(M("'breach' must be 'KASINO-MIS-1' or 'KASINO-MIS-2'"), event)
         if breach == "KASINO-MIS-2" and not s.cfg.penalty_b:
-            raise RuleViolation("KASINO-MIS-5", "a short capture is corrected, not penalised, unless the option "
-                                "misar_penalty_b is on (KASINO-AMB-8)")
+            raise RuleViolation("KASINO-MIS-5", M("a short capture is corrected, not penalised, unless the option "
+                                                  "misar_penalty_b is on (KASINO-AMB-8)"))
         rule = "KASINO-MIS-5" if breach == "KASINO-MIS-1" else "KASINO-OPT-MISAR-PENALTY-B"
         side = s.sides.side_of(player)
         state = _add_points(s, side, PENALTY)
         return replace(state, open_penalties=_bump(s.open_penalties, side, PENALTY), announce=(),
-                       scored=(Scored(side, PENALTY, "penalty", rule, f"{s.players[player]} broke {breach}"),))
+                       scored=(Scored(side, PENALTY, "penalty", rule, M("%(player)s broke %(breach)s",
+                                                                        player=s.players[player], breach=breach)),))
 
     # -- reading the state -----------------------------------------------------------------------------
 
@@ -888,40 +911,49 @@ class Kasino(BaseRules):
         )
         return data
 
-    def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+    def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> Msg:
         kind = event.get("type")
 
         def name(key: str = "player") -> str:
             value = event.get(key)
             return players[value] if isinstance(value, int) and 0 <= value < len(players) else "?"
 
-        def cards(value: Any) -> str:
+        def cards(value: Any) -> str | Join:
             try:
                 return _cards(parse_cards(value)) if value else ""
             except ValueError:
                 return str(value)
 
         if kind == "deal":
-            dealer = f"{name('dealer')} deals" if event.get("dealer") is not None else "New deal"
-            return f"{dealer}; table {cards(event.get('table'))}"
+            table = cards(event.get("table"))
+            if event.get("dealer") is not None:
+                return M("%(dealer)s deals; table %(table)s", dealer=name("dealer"), table=table)
+            return M("New deal; table %(table)s", table=table)
         if kind == "play":
             taken = cards(event.get("capture"))
             played = cards([event.get("card")])
-            text = f"{name()} plays {played}" + (f" and takes {taken}" if taken else " (trail)")
-            return text + (" and draws" if event.get("draw") else "")
-        if kind in ("confirm", "dismiss"):
-            return f"Penalty proposal {event.get('proposal')} {kind}ed"
+            draws = bool(event.get("draw"))
+            if taken:
+                return (M("%(player)s plays %(card)s and takes %(taken)s and draws", player=name(), card=played,
+                          taken=taken) if draws else
+                        M("%(player)s plays %(card)s and takes %(taken)s", player=name(), card=played, taken=taken))
+            return (M("%(player)s plays %(card)s (trail) and draws", player=name(), card=played) if draws else
+                    M("%(player)s plays %(card)s (trail)", player=name(), card=played))
+        if kind == "confirm":
+            return M("Penalty proposal %(id)s confirmed", id=str(event.get("proposal")))
+        if kind == "dismiss":
+            return M("Penalty proposal %(id)s dismissed", id=str(event.get("proposal")))
         if kind == "claim":
-            return f"{name()} claims {TARGET}"
+            return M("%(player)s claims %(target)s", player=name(), target=TARGET)
         if kind == "misdeal":
-            return "Misdeal: the same dealer deals again"
+            return M("Misdeal: the same dealer deals again")
         if kind == "deal_result":
-            return "Deal result entered"
+            return M("Deal result entered")
         if kind == "penalty":
-            return f"{name()} +{PENALTY} penalty"
+            return M("%(player)s +%(points)s penalty", player=name(), points=PENALTY)
         if kind == "draw_dealer":
-            return "Draw for the first dealer"
-        return super().describe(event, players)
+            return M("Draw for the first dealer")
+        return Msg("%(text)s", {"text": super().describe(event, players)})
 
 
 _Handler = Callable[[Kasino, KasinoState, Mapping[str, Any]], KasinoState]
@@ -950,29 +982,29 @@ def _settings(opts: Mapping[str, Any], players: int, raw: Mapping[str, Any]) -> 
     drag = variant == "drag"
     misar = variant == "misar" or (drag and opts["drag_misar"])
     if opts["drag_misar"] and not drag:
-        raise SetupError("KASINO-OPT-DRAG-MISAR", "drag_misar plays misär in the draw form: it needs variant 'drag'")
+        raise SetupError("KASINO-OPT-DRAG-MISAR", M("drag_misar plays misär in the draw form: it needs variant 'drag'"))
     if opts["fixed"] and opts["handtable"]:
-        raise SetupError("KASINO-VAR-HANDTABLE", "choose one value scheme: fixed or handtable, not both")
+        raise SetupError("KASINO-VAR-HANDTABLE", M("choose one value scheme: fixed or handtable, not both"))
     teams = raw.get("teams") if isinstance(raw, Mapping) else None
     pairs = bool(opts["pairs"]) or bool(teams)
     if pairs:
         if players != 4:
-            raise SetupError("KASINO-VAR-PAIRS", f"partnerships need four players, not {players}")
+            raise SetupError("KASINO-VAR-PAIRS", M("partnerships need four players, not %(n)s", n=players))
         if teams and sorted(sorted(t) for t in opts["teams"] or []) != [[0, 2], [1, 3]]:
-            raise SetupError("KASINO-VAR-PAIRS", "partners sit opposite each other: teams [[0, 2], [1, 3]]")
+            raise SetupError("KASINO-VAR-PAIRS", M("partners sit opposite each other: teams [[0, 2], [1, 3]]"))
         if misar:
-            raise SetupError("KASINO-AMB-10", "Kasino misär is played by individuals, not partnerships")
+            raise SetupError("KASINO-AMB-10", M("Kasino misär is played by individuals, not partnerships"))
     if opts["pairs_individual"] and not pairs:
-        raise SetupError("KASINO-OPT-PAIRS-INDIVIDUAL", "pairs_individual needs partnerships (pairs)")
+        raise SetupError("KASINO-OPT-PAIRS-INDIVIDUAL", M("pairs_individual needs partnerships (pairs)"))
     if opts["claim"] and misar:
-        raise SetupError("KASINO-OPT-CLAIM", "the claim belongs to the game to 16, not to misär")
+        raise SetupError("KASINO-OPT-CLAIM", M("the claim belongs to the game to 16, not to misär"))
     for key, rule in (("claim_tabbe", "KASINO-OPT-CLAIM-TABBE"), ("auto_claim", "KASINO-AMB-13")):
         if opts[key] and not opts["claim"]:
-            raise SetupError(rule, f"{key} needs the option claim")
+            raise SetupError(rule, M("%(key)s needs the option claim", key=key))
     for key, rule in (("misar_maxcount", "KASINO-OPT-MISAR-MAXCOUNT"), ("misar_strict", "KASINO-OPT-MISAR-STRICT"),
                       ("misar_penalty_b", "KASINO-OPT-MISAR-PENALTY-B")):
         if opts[key] and not misar:
-            raise SetupError(rule, f"{key} is a misär rule")
+            raise SetupError(rule, M("%(key)s is a misär rule", key=key))
     scheme = kasino_scheme("fixed" if opts["fixed"] else "handtable" if opts["handtable"] else "standard")
     return Settings(
         variant=variant, misar=misar, drag=drag, scheme=scheme, must_capture=opts["must_capture"],
@@ -987,28 +1019,30 @@ def _settings(opts: Mapping[str, Any], players: int, raw: Mapping[str, Any]) -> 
 
 
 def _capture_duty(cfg: Settings, card: Card, table: tuple[Card, ...],
-                  taken: tuple[Card, ...]) -> tuple[str, str, dict[str, Any]] | None:
+                  taken: tuple[Card, ...]) -> tuple[str, Msg, dict[str, Any]] | None:
     """A breach of KASINO-MIS-2 (or the option rules built on it), or None."""
     if not taken:
         if not can_capture(card, table, cfg.scheme):
             return None
         best = maximal_captures(card, table, cfg.scheme)
-        return (cfg.capture_rule, f"{card.pretty()} can capture, so it must: it may take "
-                + " or ".join(_cards(c) for c, _ in best),
+        return (cfg.capture_rule, M("%(card)s can capture, so it must: it may take %(options)s", card=card,
+                                    options=Join(tuple(_cards(c) for c, _ in best), "or")),
                 {"played": str(card), "must_take_one_of": [[str(x) for x in c] for c, _ in best]})
     mine = Counter(taken)
     best = maximal_captures(card, table, cfg.scheme)
     if not any(Counter(c) == mine for c, _ in best):
         bigger = [c for c, _ in best if not (mine - Counter(c))]
-        return (cfg.capture_rule, f"{card.pretty()} must take as much as it can: {_cards(taken)} leaves cards "
-                f"it could also take; take " + " or ".join(_cards(c) for c in (bigger or [c for c, _ in best])),
+        return (cfg.capture_rule, M("%(card)s must take as much as it can: %(taken)s leaves cards it could also "
+                                    "take; take %(options)s", card=card, taken=_cards(taken), options=Join(
+                                        tuple(_cards(c) for c in (bigger or [c for c, _ in best])), "or")),
                 {"played": str(card), "taken": [str(c) for c in taken],
                  "must_take_one_of": [[str(x) for x in c] for c in (bigger or [c for c, _ in best])]})
     if cfg.misar and cfg.maxcount:
         most = maximal_captures(card, table, cfg.scheme, by="count")
         if not any(Counter(c) == mine for c, _ in most):
-            return ("KASINO-OPT-MISAR-MAXCOUNT", f"{card.pretty()} must take the most cards it can "
-                    f"({len(most[0][0])}): take " + " or ".join(_cards(c) for c, _ in most),
+            return ("KASINO-OPT-MISAR-MAXCOUNT", M("%(card)s must take the most cards it can (%(n)s): take "
+                                                   "%(options)s", card=card, n=len(most[0][0]),
+                                                   options=Join(tuple(_cards(c) for c, _ in most), "or")),
                     {"played": str(card), "taken": [str(c) for c in taken],
                      "must_take_one_of": [[str(x) for x in c] for c, _ in most]})
     return None
@@ -1132,7 +1166,7 @@ def _close_deal(s: KasinoState, summary: Summary, dealer: int | None) -> KasinoS
     state = replace(s, scores=scores, summary=summary, history=s.history + (row,), scored=scored,
                     open_penalties=(0,) * s.sides.count, turns=s.turns)
     if any(p.deal == summary.deal for p in state.pending):
-        return replace(state, phase="settling", announce=("deal over: resolve the proposed penalties",))
+        return replace(state, phase="settling", announce=(M("deal over: resolve the proposed penalties"),))
     return _settle(state, summary)
 
 
@@ -1142,7 +1176,7 @@ def _settle(s: KasinoState, summary: Summary) -> KasinoState:
     if s.cfg.misar:
         if s.cfg.single_deal:
             return _finish(s, _lowest(s.active, s.scores, spades), "KASINO-MIS-6",
-                           "single misär deal: fewest points win")
+                           M("single misär deal: fewest points win"))
         out = tuple(p for p in s.active if s.scores[p] >= KNOCKOUT)
         remaining = tuple(p for p in s.active if p not in out)
         history = s.history
@@ -1150,17 +1184,18 @@ def _settle(s: KasinoState, summary: Summary) -> KasinoState:
             history = history[:-1] + (replace(history[-1], knocked_out=out),)
         s = replace(s, active=remaining or s.active, eliminated=s.eliminated + out, history=history)
         if len(remaining) == 1:
-            return _finish(s, remaining[0], "KASINO-MIS-7", f"{s.players[remaining[0]]} is the last player left")
+            return _finish(s, remaining[0], "KASINO-MIS-7", M("%(player)s is the last player left",
+                                                              player=s.players[remaining[0]]))
         if not remaining:
             return _finish(replace(s, active=()), _lowest(out, s.scores, spades), "KASINO-MIS-9",
-                           "everyone left was knocked out in the same deal: fewest points win")
-        note = (f"{', '.join(s.players[p] for p in out)} knocked out",) if out else ()
+                           M("everyone left was knocked out in the same deal: fewest points win"))
+        note = (M("%(players)s knocked out", players=", ".join(s.players[p] for p in out)),) if out else ()
         return replace(s, phase="between", announce=s.announce + note)
     if s.cfg.single_deal:
-        return _finish(s, _highest(range(s.sides.count), s.scores, spades), "KASINO-END-1", "single deal played")
+        return _finish(s, _highest(range(s.sides.count), s.scores, spades), "KASINO-END-1", M("single deal played"))
     if any(score >= TARGET for score in s.scores):
         return _finish(s, _highest(range(s.sides.count), s.scores, spades), "KASINO-END-3",
-                       f"a side reached {TARGET}")
+                       M("a side reached %(target)s", target=TARGET))
     return replace(s, phase="between")
 
 
@@ -1188,7 +1223,7 @@ def _over_rule(s: KasinoState) -> str:
 
 def _finish(s: KasinoState, winner: int | list[int], rule: str, reason: str) -> KasinoState:
     return replace(s, phase="over", winner=winner, end_rule=rule, end_reason=reason,
-                   announce=s.announce + ("game over",))
+                   announce=s.announce + (M("game over"),))
 
 
 def _claimable(s: KasinoState, side: int) -> int:
@@ -1208,8 +1243,11 @@ def _claim_win(s: KasinoState, side: int, rule: str, total: int | None = None) -
                   tuple(gained if i == side else 0 for i in range(s.sides.count)), s.open_penalties, scores,
                   (0,) * s.sides.count, note="claim")
     state = replace(s, scores=scores, history=s.history + (row,),
-                    scored=(Scored(side, gained, "claim", "KASINO-VAR-CLAIM", f"settled points reach {total}"),))
-    return _finish(state, side, rule, f"side {side} claimed {TARGET} with {total} settled points")
+                    scored=(Scored(side, gained, "claim", "KASINO-VAR-CLAIM",
+                                   M("settled points reach %(total)s", total=total)),))
+    return _finish(state, side, rule, M("%(side)s claimed %(target)s with %(total)s settled points",
+                                        side=" & ".join(s.players[p] for p in s.sides.teams[side]),
+                                        target=TARGET, total=total))
 
 
 def _add_points(s: KasinoState, side: int, points: int) -> KasinoState:
@@ -1224,9 +1262,11 @@ def _category_detail(c: Category, summary: Summary, side: int) -> str:
     f = summary.facts[side]
     if f is None:
         return ""
-    return {"most_cards": f"{f.cards} cards", "most_spades": f"{f.spades} spades", "storan": "10♦",
-            "lillan": "2♠", "aces": f"{f.aces} ace(s)", "tabbes": f"{f.tabbes} tabbe(s)",
-            "sistan": "last capture"}.get(c.what, "")
+    details = {"most_cards": M("%(n)s cards", n=f.cards), "most_spades": M("%(n)s spades", n=f.spades),
+               "storan": Msg("%(card)s", {"card": Card("10", "D")}), "lillan": Msg("%(card)s", {"card": Card("2", "S")}),
+               "aces": M("%(n)s ace(s)", n=f.aces), "tabbes": M("%(n)s tabbe(s)", n=f.tabbes),
+               "sistan": M("last capture")}
+    return details.get(c.what, "")
 
 
 # --- Tally mode -----------------------------------------------------------------------------------
@@ -1238,21 +1278,24 @@ _FACT_BOOLS = ("storan", "lillan", "sistan")
 
 def _parse_facts(raw: Any, where: str) -> Facts:
     if not isinstance(raw, Mapping):
-        raise MalformedEvent(f"{where} must be an object with cards, spades, storan, lillan, aces, tabbes", raw)
+        raise MalformedEvent(M("%(where)s must be an object with cards, spades, storan, lillan, aces, tabbes",
+                               where=where), raw)
     values: dict[str, Any] = {}
     for key in _FACT_INTS:
         value = raw.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise MalformedEvent(f"{where}: {key!r} must be a whole number of at least 0", raw)
+            raise MalformedEvent(M("%(where)s: %(key)s must be a whole number of at least 0", where=where,
+                                   key=repr(key)), raw)
         values[key] = value
     for key in _FACT_BOOLS:
         value = raw.get(key, False)
         if not isinstance(value, bool):
-            raise MalformedEvent(f"{where}: {key!r} must be true or false", raw)
+            raise MalformedEvent(M("%(where)s: %(key)s must be true or false", where=where, key=repr(key)), raw)
         values[key] = value
     unknown = set(raw) - set(_FACT_INTS) - set(_FACT_BOOLS)
     if unknown:
-        raise MalformedEvent(f"{where}: unknown field(s) {', '.join(sorted(unknown))}", raw)
+        raise MalformedEvent(M("%(where)s: unknown field(s) %(fields)s", where=where,
+                               fields=", ".join(sorted(unknown))), raw)
     return Facts(**values)
 
 
@@ -1263,21 +1306,22 @@ def _tally_entries(s: KasinoState, event: Mapping[str, Any]) -> tuple[list[Facts
     raw = event.get(key)
     expected = len(s.players) if by_player else s.sides.count
     if not isinstance(raw, list) or len(raw) != expected:
-        raise MalformedEvent(f"{key!r} must list {expected} piles", event)
+        raise MalformedEvent(M("%(key)s must list %(n)s piles", key=repr(key), n=expected), event)
     if s.cfg.pairs and s.cfg.pairs_individual and not by_player:
-        raise RuleViolation("KASINO-OPT-PAIRS-INDIVIDUAL", "individual comparison needs each player's pile: "
-                            "send 'players' instead of 'sides'")
+        raise RuleViolation("KASINO-OPT-PAIRS-INDIVIDUAL", M("individual comparison needs each player's pile: "
+                                                             "send 'players' instead of 'sides'"))
     entries: list[Facts | None] = []
     for i, item in enumerate(raw):
         player = i if (by_player or not s.cfg.pairs) else None
         if player is not None and player not in s.active:
             if item is not None and _parse_facts(item, f"{key}[{i}]") != Facts():
-                raise RuleViolation("KASINO-MIS-7", f"{s.players[player]} is knocked out and holds no pile",
+                raise RuleViolation("KASINO-MIS-7", M("%(player)s is knocked out and holds no pile",
+                                                      player=s.players[player]),
                                     player=player)
             entries.append(None)
             continue
         if item is None:
-            raise MalformedEvent(f"{key}[{i}] is missing", event)
+            raise MalformedEvent(M("%(key)s[%(i)s] is missing", key=key, i=i), event)
         entries.append(_parse_facts(item, f"{key}[{i}]"))
     return entries, by_player
 
@@ -1289,34 +1333,43 @@ def _validate_tally(s: KasinoState, parsed: tuple[list[Facts | None], bool]) -> 
     for i, f in enumerate(entries):
         if f is None:
             continue
+        # The pile is named for whoever holds it: a player, or a partnership's players.
+        who = s.players[i] if by_player or not s.cfg.pairs else " & ".join(s.players[p] for p in s.sides.teams[i])
         if f.spades > f.cards or f.cards > PACK_SIZE:
-            raise RuleViolation("KASINO-SCORE-2", f"pile {i} has {f.spades} spades in {f.cards} cards", pile=i)
+            raise RuleViolation("KASINO-SCORE-2", M("the pile of %(who)s has %(spades)s spades in %(cards)s cards", who=who,
+                                                    spades=f.spades, cards=f.cards), pile=i)
         if f.lillan and f.spades < 1:
-            raise RuleViolation("KASINO-SCORE-2", f"pile {i} holds lillan, which is a spade, but no spades", pile=i)
+            raise RuleViolation("KASINO-SCORE-2", M("the pile of %(who)s holds lillan, which is a spade, but no spades", who=who),
+                                pile=i)
         if f.aces > 4 or f.cards < f.spades + f.storan + max(0, f.aces - 1):
-            raise RuleViolation("KASINO-SCORE-2", f"pile {i} cannot hold {f.spades} spades, "
-                                f"{f.aces} aces{' and storan' if f.storan else ''} in {f.cards} cards", pile=i)
+            raise RuleViolation("KASINO-SCORE-2", M("the pile of %(who)s cannot hold %(spades)s spades, %(aces)s aces and "
+                                                    "storan in %(cards)s cards", who=who, spades=f.spades, aces=f.aces,
+                                                    cards=f.cards) if f.storan else
+                                M("the pile of %(who)s cannot hold %(spades)s spades, %(aces)s aces in %(cards)s cards", who=who,
+                                  spades=f.spades, aces=f.aces, cards=f.cards), pile=i)
         if f.cards < 2 * f.tabbes:
-            raise RuleViolation("KASINO-TURN-5", f"pile {i}: every tabbe takes at least two cards", pile=i)
+            raise RuleViolation("KASINO-TURN-5", M("the pile of %(who)s: every tabbe takes at least two cards", who=who), pile=i)
         if f.sistan and not s.cfg.sistan:
-            raise RuleViolation("KASINO-OPT-SISTAN", "the last capture scores only with the option sistan", pile=i)
+            raise RuleViolation("KASINO-OPT-SISTAN", M("the last capture scores only with the option sistan"), pile=i)
     total = sum(f.cards for f in piles)
     nobody = total == 0 and all(f == Facts() for f in piles)
     if not nobody:
         if total != PACK_SIZE:
-            raise RuleViolation("KASINO-SCORE-2", f"the piles hold {total} cards, not {PACK_SIZE}", cards=total)
+            raise RuleViolation("KASINO-SCORE-2", M("the piles hold %(total)s cards, not %(pack)s", total=total,
+                                                    pack=PACK_SIZE), cards=total)
         spades = sum(f.spades for f in piles)
         if spades != 13:
-            raise RuleViolation("KASINO-SCORE-2", f"the piles hold {spades} spades, not 13", spades=spades)
+            raise RuleViolation("KASINO-SCORE-2", M("the piles hold %(n)s spades, not 13", n=spades), spades=spades)
         aces = sum(f.aces for f in piles)
         if aces != 4:
-            raise RuleViolation("KASINO-COMP-4", f"the piles hold {aces} aces, not 4", aces=aces)
+            raise RuleViolation("KASINO-COMP-4", M("the piles hold %(n)s aces, not 4", n=aces), aces=aces)
         for what in ("storan", "lillan"):
             holders = sum(1 for f in piles if getattr(f, what))
             if holders != 1:
-                raise RuleViolation("KASINO-COMP-4", f"{what} lies in exactly one pile, not {holders}", what=what)
+                raise RuleViolation("KASINO-COMP-4", M("%(what)s lies in exactly one pile, not %(n)s", what=what,
+                                                       n=holders), what=what)
         if s.cfg.sistan and sum(1 for f in piles if f.sistan) != 1:
-            raise RuleViolation("KASINO-OPT-SISTAN", "exactly one pile made the last capture")
+            raise RuleViolation("KASINO-OPT-SISTAN", M("exactly one pile made the last capture"))
     if by_player or not s.cfg.pairs:
         return entries
     # Pooled team piles: the first player of each team stands for the team.
@@ -1334,15 +1387,15 @@ def _tally_claim_facts(event: Mapping[str, Any]) -> Facts:
 # --- Small helpers -------------------------------------------------------------------------------
 
 
-def _no_repeats(cards: Sequence[Card], where: str) -> None:
+def _no_repeats(cards: Sequence[Card], where: Msg) -> None:
     repeated = [c for c, k in Counter(cards).items() if k > 1]
     if repeated:
-        raise RuleViolation("KASINO-COMP-1", f"{repeated[0].pretty()} appears twice {where}; the pack has one "
-                            "of each card", card=str(repeated[0]))
+        raise RuleViolation("KASINO-COMP-1", M("%(card)s appears twice %(where)s; the pack has one of each card",
+                                               card=repeated[0], where=where), card=str(repeated[0]))
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(c.pretty() for c in cards)
+def _cards(cards: Sequence[Card]) -> Join:
+    return Join(tuple(cards))
 
 
 def _next_proposal_id(s: KasinoState) -> int:

@@ -35,6 +35,7 @@ from scorekeeper.engine.base import (
     int_field,
 )
 from scorekeeper.engine.ledger import POT, Book, Entry, Transfer, settle_up
+from scorekeeper.engine.messages import M, Msg, Suit
 from scorekeeper.engine.tricks import Obligations, RankOrder, audit_revokes, trick_winner
 
 RANKS_32: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
@@ -416,7 +417,7 @@ def _card(event: Mapping[str, Any], opts: Opts, key: str = "card") -> Card:
     """The event's card, read once per spelling; a card outside the pack in use is MOUSEL-COMP-1."""
     text = event.get(key)
     if text is None:
-        raise MalformedEvent(f"the event needs {key!r}", event)
+        raise MalformedEvent(M("the event needs %(key)s", key=repr(key)), event)
     if isinstance(text, str):
         hit = _CARD_CACHE.get((text, opts.pack52))
         if hit is not None:
@@ -424,8 +425,8 @@ def _card(event: Mapping[str, Any], opts: Opts, key: str = "card") -> Card:
     card = parse_card(text, "french")
     ranks = RANKS_52 if opts.pack52 else RANKS_32
     if card.rank not in ranks:
-        pack = "the 52-card pack" if opts.pack52 else "the 32-card pack (7 to Ace)"
-        raise RuleViolation("MOUSEL-COMP-1", f"{card} is not in {pack}", card=str(card))
+        raise RuleViolation("MOUSEL-COMP-1", M("%(card)s is not in the 52-card pack", card=card) if opts.pack52
+                            else M("%(card)s is not in the 32-card pack (7 to Ace)", card=card), card=str(card))
     if isinstance(text, str) and len(_CARD_CACHE) < 4096:
         _CARD_CACHE[(text, opts.pack52)] = card
     return card
@@ -441,18 +442,18 @@ def _player(event: Mapping[str, Any], count: int) -> int:
 def _bool(event: Mapping[str, Any], key: str) -> bool:
     value = event.get(key, False)
     if not isinstance(value, bool):
-        raise MalformedEvent(f"{key!r} must be true or false, not {value!r}", event)
+        raise MalformedEvent(M("%(key)s must be true or false, not %(value)s", key=repr(key), value=repr(value)), event)
     return value
 
 
 def _seat_list(event: Mapping[str, Any], key: str, count: int) -> tuple[int, ...]:
     value = event.get(key, [])
     if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
-        raise MalformedEvent(f"{key!r} must be a list of seat numbers", event)
+        raise MalformedEvent(M("%(key)s must be a list of seat numbers", key=repr(key)), event)
     if any(not 0 <= v < count for v in value):
-        raise MalformedEvent(f"{key!r} names a seat outside 0..{count - 1}", event)
+        raise MalformedEvent(M("%(key)s names a seat outside 0..%(value)s", key=repr(key), value=count - 1), event)
     if len(set(value)) != len(value):
-        raise MalformedEvent(f"{key!r} names a seat twice", event)
+        raise MalformedEvent(M("%(key)s names a seat twice", key=repr(key)), event)
     return tuple(sorted(value))
 
 
@@ -538,7 +539,7 @@ class Mousel(BaseRules):
     def new(self, players: Sequence[str], options: Mapping[str, Any], mode: Mode = "adjudicate") -> MouselState:
         self.check_players(players)
         if options.get("teams") if isinstance(options, Mapping) else False:
-            raise SetupError("MOUSEL-COMP-3", "Mousel has no partnerships")
+            raise SetupError("MOUSEL-COMP-3", M("Mousel has no partnerships"))
         raw = self.parse_options(options, len(players))
         opts = Opts(pack52=raw["52"], last_in_order=raw["last_in_order"], reshuffle=raw["reshuffle"],
                     keep_trumpcard=raw["keep_trumpcard"], dealer_must_take=raw["dealer_must_take"],
@@ -547,10 +548,9 @@ class Mousel(BaseRules):
         n = len(players)
         if n * n + 1 > opts.pack_size:
             raise SetupError("MOUSEL-COMP-3",
-                             f"{n} players need {n * n} cards plus a turn-up; the 32-card pack has 32 "
-                             "(use the 52-card pack option for 6 or 7 players)", players=n)
+                             M("%(n)s players need %(value)s cards plus a turn-up; the 32-card pack has 32 (use the 52-card pack option for 6 or 7 players)", n=n, value=n * n), players=n)
         if mode not in ("adjudicate", "tally"):
-            raise SetupError(None, f"unknown mode {mode!r}")
+            raise SetupError(None, M("unknown mode %(mode)s", mode=repr(mode)))
         book = Book.opening(n)
         seated: Status = "in"
         status: tuple[Status, ...] = (seated,) * n
@@ -561,21 +561,20 @@ class Mousel(BaseRules):
 
     def apply(self, state: MouselState, event: Mapping[str, Any]) -> MouselState:
         if type(event) is not dict and not isinstance(event, Mapping):
-            raise MalformedEvent("an event must be an object", event)
+            raise MalformedEvent(M("an event must be an object"), event)
         kind = event.get("type")
         allowed = ADJUDICATE_EVENTS if state.mode == "adjudicate" else TALLY_EVENTS
         if not isinstance(kind, str) or kind not in allowed:
-            raise MalformedEvent(f"Mousel in {state.mode} mode has no {kind!r} event "
-                                 f"(events: {', '.join(sorted(allowed))})", event)
+            raise MalformedEvent(M("Mousel in %(mode)s mode has no %(kind)s event (events: %(value)s)", mode=state.mode, kind=repr(kind), value=', '.join(sorted(allowed))), event)
         if state.end is not None:
-            raise RuleViolation("MOUSEL-END-2", "the session has ended; undo to reopen it")
+            raise RuleViolation("MOUSEL-END-2", M("the session has ended; undo to reopen it"))
         handler = _HANDLERS[kind]
         return handler(state, event)
 
     def outcome(self, state: MouselState) -> Outcome | None:
         if state.end is None:
             return None
-        return Outcome(_leaders(state), "the session has ended; best balance wins", "MOUSEL-END-2")
+        return Outcome(_leaders(state), M("the session has ended; best balance wins"), "MOUSEL-END-2")
 
     def hints(self, state: MouselState) -> list[Event]:
         return _hints(state)
@@ -589,9 +588,9 @@ class Mousel(BaseRules):
 
 # --- Handlers: between deals -----------------------------------------------------------------
 
-def _no_deal(state: MouselState, what: str) -> None:
+def _no_deal(state: MouselState, what: Msg) -> None:
     if state.deal is not None:
-        raise RuleViolation("MOUSEL-END-2", f"{what} only between deals; deal {state.deal.number} is on")
+        raise RuleViolation("MOUSEL-END-2", M("%(what)s only between deals; deal %(number)s is on", what=what, number=state.deal.number))
 
 
 def _start(state: MouselState, event: Mapping[str, Any]) -> tuple[int, bool]:
@@ -602,16 +601,15 @@ def _start(state: MouselState, event: Mapping[str, Any]) -> tuple[int, bool]:
         dealer = int_field(event, "dealer", minimum=0, maximum=count - 1)
         if expected is not None and dealer != expected:
             raise RuleViolation("MOUSEL-DEAL-3",
-                                f"the deal passes clockwise: {state.players[expected]} deals, not "
-                                f"{state.players[dealer]}", expected=expected, dealer=dealer)
+                                M("the deal passes clockwise: %(player)s deals, not %(player2)s", player=state.players[expected], player2=state.players[dealer]), expected=expected, dealer=dealer)
         if state.status[dealer] != "in":
-            raise RuleViolation("MOUSEL-DEAL-3", f"{state.players[dealer]} is no longer at the table")
+            raise RuleViolation("MOUSEL-DEAL-3", M("%(player)s is no longer at the table", player=state.players[dealer]))
     else:
         dealer = expected if expected is not None else state.seated[0]
     last = _bool(event, "last")
     if last and not state.opts.end_lastdeal:
         raise RuleViolation("MOUSEL-OPT-END-LASTDEAL",
-                            "announcing a last deal is a house rule this table does not play")
+                            M("announcing a last deal is a house rule this table does not play"))
     return dealer, last
 
 
@@ -620,7 +618,7 @@ def _antes(state: MouselState, number: int, ring: Sequence[int]) -> Book:
 
 
 def _on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
-    _no_deal(state, "a new deal starts")
+    _no_deal(state, M("a new deal starts"))
     dealer, last = _start(state, event)
     ring = _seat_ring(state.status, dealer)
     number = state.deals + 1
@@ -635,11 +633,11 @@ def _on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
 
 def _on_leave(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = _player(event, len(state.players))
-    _no_deal(state, "a player leaves")
+    _no_deal(state, M("a player leaves"))
     if state.status[player] != "in":
-        raise RuleViolation("MOUSEL-POT-3", f"{state.players[player]} has already left")
+        raise RuleViolation("MOUSEL-POT-3", M("%(player)s has already left", player=state.players[player]))
     if len(state.seated) <= 2:
-        raise RuleViolation("MOUSEL-COMP-3", "Mousel needs at least two players; end the session instead")
+        raise RuleViolation("MOUSEL-COMP-3", M("Mousel needs at least two players; end the session instead"))
     status = tuple("left" if i == player else s for i, s in enumerate(state.status))
     next_dealer = state.next_dealer
     if next_dealer == player:  # the deal passes on to the next player still at the table
@@ -648,7 +646,7 @@ def _on_leave(state: MouselState, event: Mapping[str, Any]) -> MouselState:
 
 
 def _on_end(state: MouselState, event: Mapping[str, Any]) -> MouselState:
-    _no_deal(state, "the session stops")
+    _no_deal(state, M("the session stops"))
     return _finish(state, state.deals)
 
 
@@ -665,14 +663,14 @@ def _finish(state: MouselState, number: int) -> MouselState:
             if back:
                 paid[seat] += back
                 entries.append(Entry(number, "end_refund", POT, seat, back, "MOUSEL-OPT-END-REFUND",
-                                     "refund of the last penalties"))
+                                     M("refund of the last penalties")))
     rest = pot - sum(paid)
     seated = state.seated or tuple(range(count))
     each = rest // len(seated)
     if each:
         for seat in seated:
             paid[seat] += each
-            entries.append(Entry(number, "end_split", POT, seat, each, "MOUSEL-END-2", "end-of-session split"))
+            entries.append(Entry(number, "end_split", POT, seat, each, "MOUSEL-END-2", M("end-of-session split")))
     book = state.book.post(entries)
     standings = tuple(sorted(enumerate(book.balances), key=lambda pb: (-pb[1], pb[0])))
     transfers = tuple(settle_up(list(book.balances) + [book.pot]))
@@ -683,36 +681,34 @@ def _finish(state: MouselState, number: int) -> MouselState:
 
 # --- Handlers: the turn-up --------------------------------------------------------------------
 
-def _need_deal(state: MouselState, phases: tuple[str, ...], rule: str, what: str) -> Deal:
+def _need_deal(state: MouselState, phases: tuple[str, ...], rule: str, what: Msg) -> Deal:
     deal = state.deal
     if deal is None or deal.phase not in phases:
         now = state.phase.replace("_", " ")
-        raise RuleViolation(rule, f"{what} is not possible now (phase: {now})", phase=state.phase)
+        raise RuleViolation(rule, M("%(what)s is not possible now (phase: %(now)s)", what=what, now=now), phase=state.phase)
     return deal
 
 
 def _on_look(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = _player(event, len(state.players))
-    deal = _need_deal(state, ("turn_up", "offer"), "MOUSEL-TRUMP-1", "looking at the hand")
+    deal = _need_deal(state, ("turn_up", "offer"), "MOUSEL-TRUMP-1", M("looking at the hand"))
     if player != deal.dealer:
-        raise RuleViolation("MOUSEL-TRUMP-1", "only the dealer's look matters: the others look at once")
+        raise RuleViolation("MOUSEL-TRUMP-1", M("only the dealer's look matters: the others look at once"))
     if deal.looked:
-        raise RuleViolation("MOUSEL-TRUMP-1", "the dealer has already looked at his hand")
+        raise RuleViolation("MOUSEL-TRUMP-1", M("the dealer has already looked at his hand"))
     if deal.phase == "turn_up":
-        raise RuleViolation("MOUSEL-TRUMP-1", "no card is on offer yet: the dealer looks at his hand only "
-                                              "once a card is turned up")
+        raise RuleViolation("MOUSEL-TRUMP-1", M("no card is on offer yet: the dealer looks at his hand only once a card is turned up"))
     return _with_deal(state, _evolve(deal, looked=True, looked_by_event=True, blind=False))
 
 
 def _on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     deal = state.deal
     if deal is not None and deal.phase == "offer":
-        raise RuleViolation("MOUSEL-TRUMP-5", f"{deal.turned} is still on offer; a new card is turned "
-                                              "only when everyone has refused it")
-    deal = _need_deal(state, ("turn_up",), "MOUSEL-TRUMP-1", "turning up a card")
+        raise RuleViolation("MOUSEL-TRUMP-5", M("%(turned)s is still on offer; a new card is turned only when everyone has refused it", turned=deal.turned))
+    deal = _need_deal(state, ("turn_up",), "MOUSEL-TRUMP-1", M("turning up a card"))
     card = _card(event, state.opts)
     if card in deal.set_aside:
-        raise RuleViolation("MOUSEL-COMP-1", f"{card} was already turned up and set aside", card=str(card))
+        raise RuleViolation("MOUSEL-COMP-1", M("%(card)s was already turned up and set aside", card=card), card=str(card))
     # stock > 0 here: an empty stock ends the deal as void when the last card is refused
     blind = not deal.looked
     offer = deal.ring
@@ -723,7 +719,7 @@ def _on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
 
 def _on_take(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = _player(event, len(state.players))
-    deal = _need_deal(state, ("offer",), "MOUSEL-TRUMP-1", "taking the turned card")
+    deal = _need_deal(state, ("offer",), "MOUSEL-TRUMP-1", M("taking the turned card"))
     _check_offer_turn(state, deal, player, taking=True)
     assert deal.turned is not None
     taker = player
@@ -737,29 +733,26 @@ def _on_take(state: MouselState, event: Mapping[str, Any]) -> MouselState:
 def _check_offer_turn(state: MouselState, deal: Deal, player: int, *, taking: bool) -> None:
     names = state.players
     if player not in deal.ring:
-        raise RuleViolation("MOUSEL-TRUMP-3", f"{names[player]} is not in this deal")
+        raise RuleViolation("MOUSEL-TRUMP-3", M("%(name)s is not in this deal", name=names[player]))
     if deal.blind and player == deal.dealer:
         return
     head = deal.offer[0]
     if player == head:
         if player == deal.dealer and not taking and _last_card(state, deal):
             raise RuleViolation("MOUSEL-OPT-DEALER-MUST-TAKE",
-                                f"{deal.turned} is the last card of the stock: the dealer must accept it")
+                                M("%(turned)s is the last card of the stock: the dealer must accept it", turned=deal.turned))
         return
     if player == deal.dealer:
         if deal.turns > 1:
             raise RuleViolation("MOUSEL-TRUMP-5",
-                                f"the dealer has looked, so he may take {deal.turned} only after everyone "
-                                f"else has refused it; it is {names[head]}'s turn", to_act=head)
+                                M("the dealer has looked, so he may take %(turned)s only after everyone else has refused it; it is %(name)s's turn", turned=deal.turned, name=names[head]), to_act=head)
         if deal.looked_by_event:
             raise RuleViolation("MOUSEL-TRUMP-2",
-                                f"the dealer has looked at his hand, so he may not take {deal.turned} at once; "
-                                f"it is offered round first ({names[head]}'s turn)", to_act=head)
+                                M("the dealer has looked at his hand, so he may not take %(turned)s at once; it is offered round first (%(name)s's turn)", turned=deal.turned, name=names[head]), to_act=head)
         raise RuleViolation("MOUSEL-TRUMP-4",
-                            f"the dealer passed on taking {deal.turned} blind; he decides again only after "
-                            f"everyone else has refused ({names[head]}'s turn)", to_act=head)
+                            M("the dealer passed on taking %(turned)s blind; he decides again only after everyone else has refused (%(name)s's turn)", turned=deal.turned, name=names[head]), to_act=head)
     raise RuleViolation("MOUSEL-TRUMP-3",
-                        f"{deal.turned} is offered clockwise: it is {names[head]}'s turn, not {names[player]}'s",
+                        M("%(turned)s is offered clockwise: it is %(name)s's turn, not %(name2)s's", turned=deal.turned, name=names[head], name2=names[player]),
                         to_act=head)
 
 
@@ -769,7 +762,7 @@ def _last_card(state: MouselState, deal: Deal) -> bool:
 
 def _on_refuse(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = _player(event, len(state.players))
-    deal = _need_deal(state, ("offer",), "MOUSEL-TRUMP-1", "refusing the turned card")
+    deal = _need_deal(state, ("offer",), "MOUSEL-TRUMP-1", M("refusing the turned card"))
     _check_offer_turn(state, deal, player, taking=False)
     turned = deal.turned
     assert turned is not None
@@ -840,36 +833,36 @@ def _check_decision_turn(state: MouselState, deal: Deal, player: int) -> None:
         return
     names = state.players
     if player not in deal.ring:
-        raise RuleViolation("MOUSEL-EXCH-1", f"{names[player]} is not in this deal")
+        raise RuleViolation("MOUSEL-EXCH-1", M("%(name)s is not in this deal", name=names[player]))
     if any(seat == player for seat, _ in deal.decisions):
-        raise RuleViolation("MOUSEL-EXCH-1", f"{names[player]} has already decided", to_act=expected)
+        raise RuleViolation("MOUSEL-EXCH-1", M("%(name)s has already decided", name=names[player]), to_act=expected)
     if player == deal.must_play and not state.opts.last_in_order:
         raise RuleViolation("MOUSEL-EXCH-4",
-                            f"{names[player]} may not fold and so decides last; it is {names[expected]}'s turn",
+                            M("%(name)s may not fold and so decides last; it is %(name2)s's turn", name=names[player], name2=names[expected]),
                             to_act=expected)
     raise RuleViolation("MOUSEL-EXCH-1",
-                        f"decisions go clockwise from the taker: it is {names[expected]}'s turn, not {names[player]}'s",
+                        M("decisions go clockwise from the taker: it is %(name)s's turn, not %(name2)s's", name=names[expected], name2=names[player]),
                         to_act=expected)
 
 
 def _on_exchange(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = _player(event, len(state.players))
     count = int_field(event, "count", minimum=0)
-    deal = _need_deal(state, ("exchange",), "MOUSEL-EXCH-1", "exchanging cards")
+    deal = _need_deal(state, ("exchange",), "MOUSEL-EXCH-1", M("exchanging cards"))
     _check_decision_turn(state, deal, player)
     name = state.players[player]
     hand = deal.n + 1 if player == deal.taker else deal.n
     if count > hand:
         rule = "MOUSEL-EXCH-2" if player == deal.taker else "MOUSEL-EXCH-1"
-        raise RuleViolation(rule, f"{name} holds {hand} cards and cannot exchange {count}", hand=hand)
+        raise RuleViolation(rule, M("%(name)s holds %(hand)s cards and cannot exchange %(count)s", name=name, hand=hand, count=count), hand=hand)
     if player == deal.taker and state.opts.keep_trumpcard and count > deal.n:
         raise RuleViolation("MOUSEL-OPT-KEEP-TRUMPCARD",
-                            f"{name} must keep the turned-up {deal.trump_card}, so can exchange at most {deal.n}")
+                            M("%(name)s must keep the turned-up %(trump_card)s, so can exchange at most %(n)s", name=name, trump_card=deal.trump_card, n=deal.n))
     available = deal.stock + (deal.pile if state.opts.reshuffle else 0)
     if count > available:
-        where = f"{deal.stock} left in the stock" + (f" and {deal.pile} to reshuffle" if state.opts.reshuffle else "")
-        raise RuleViolation("MOUSEL-EXCH-5", f"{name} asks for {count} cards but there are only {where}; "
-                                             "stand pat, exchange fewer or fold", stock=deal.stock)
+        where = (M("%(stock)s left in the stock and %(pile)s to reshuffle", stock=deal.stock, pile=deal.pile)
+                 if state.opts.reshuffle else M("%(stock)s left in the stock", stock=deal.stock))
+        raise RuleViolation("MOUSEL-EXCH-5", M("%(name)s asks for %(count)s cards but there are only %(where)s; stand pat, exchange fewer or fold", name=name, count=count, where=where), stock=deal.stock)
     stock, pile, reshuffles = deal.stock, deal.pile, deal.reshuffles
     if count > stock:  # MOUSEL-OPT-RESHUFFLE: the pile becomes the new stock
         stock, pile, reshuffles = stock + pile, 0, reshuffles + 1
@@ -890,17 +883,17 @@ def _taker_threw(state: MouselState, deal: Deal) -> bool:
 
 def _on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = _player(event, len(state.players))
-    deal = _need_deal(state, ("exchange",), "MOUSEL-EXCH-1", "folding")
+    deal = _need_deal(state, ("exchange",), "MOUSEL-EXCH-1", M("folding"))
     _check_decision_turn(state, deal, player)
     name = state.players[player]
     if player == deal.taker:
-        raise RuleViolation("MOUSEL-EXCH-2", f"{name} took the trump card and can never fold")
+        raise RuleViolation("MOUSEL-EXCH-2", M("%(name)s took the trump card and can never fold", name=name))
     if player == deal.must_play:
         others = [s for s in deal.ring if s not in (deal.taker, player)]
         folded = set(deal.folded)
         if all(s in folded for s in others):
             rule = "MOUSEL-OPT-LAST-IN-ORDER" if state.opts.last_in_order else "MOUSEL-EXCH-3"
-            raise RuleViolation(rule, f"everyone else has folded, so {name} must play against the taker")
+            raise RuleViolation(rule, M("everyone else has folded, so %(name)s must play against the taker", name=name))
     new = _evolve(deal, decisions=deal.decisions + ((player, None),))
     return _with_deal(state, _after_decision(new))
 
@@ -913,11 +906,10 @@ def _after_decision(deal: Deal) -> Deal:
 
 def _on_discard(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = _player(event, len(state.players))
-    deal = _need_deal(state, ("discard",), "MOUSEL-EXCH-6", "the taker's extra discard")
+    deal = _need_deal(state, ("discard",), "MOUSEL-EXCH-6", M("the taker's extra discard"))
     if player != deal.taker:
         assert deal.taker is not None
-        raise RuleViolation("MOUSEL-EXCH-6", f"only the taker ({state.players[deal.taker]}) throws away "
-                                             "one more card", to_act=deal.taker)
+        raise RuleViolation("MOUSEL-EXCH-6", M("only the taker (%(player)s) throws away one more card", player=state.players[deal.taker]), to_act=deal.taker)
     assert deal.taker is not None
     folded = set(deal.folded)
     active = tuple(s for s in sorted(deal.ring) if s not in folded)
@@ -933,18 +925,15 @@ def _on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = _player(event, len(state.players))
     deal, play = state.deal, state.play
     if deal is not None and deal.phase == "review":
-        raise RuleViolation("MOUSEL-POT-8", f"all {deal.n} tricks are played; confirm or dismiss the revoke "
-                                            "proposals first")
+        raise RuleViolation("MOUSEL-POT-8", M("all %(n)s tricks are played; confirm or dismiss the revoke proposals first", n=deal.n))
     if deal is None or deal.phase != "play" or play is None:
-        raise RuleViolation("MOUSEL-EXCH-6", "no card is played before everyone has decided and the taker "
-                                             f"has thrown away his extra card (phase: {state.phase})")
+        raise RuleViolation("MOUSEL-EXCH-6", M("no card is played before everyone has decided and the taker has thrown away his extra card (phase: %(phase)s)", phase=state.phase))
     card = _card(event, state.opts)
     if player not in play.active:
-        raise RuleViolation("MOUSEL-EXCH-7", f"{state.players[player]} is not playing this deal")
+        raise RuleViolation("MOUSEL-EXCH-7", M("%(player)s is not playing this deal", player=state.players[player]))
     expected = play.to_act
     if player != expected:
-        raise RuleViolation("MOUSEL-PLAY-1", f"it is {state.players[expected]}'s turn to play, not "
-                                             f"{state.players[player]}'s", to_act=expected)
+        raise RuleViolation("MOUSEL-PLAY-1", M("it is %(player)s's turn to play, not %(player2)s's", player=state.players[expected], player2=state.players[player]), to_act=expected)
     _check_unseen(state, deal, play, player, card)
     taker, trump_card = deal.taker, deal.trump_card
     assert taker is not None and trump_card is not None
@@ -975,14 +964,14 @@ def _on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
 
 def _check_unseen(state: MouselState, deal: Deal, play: Play, player: int, card: Card) -> None:
     if card in play.seen:
-        raise RuleViolation("MOUSEL-COMP-1", f"{card} has already been played this deal", card=str(card))
+        raise RuleViolation("MOUSEL-COMP-1", M("%(card)s has already been played this deal", card=card), card=str(card))
     if card in deal.set_aside:
-        raise RuleViolation("MOUSEL-COMP-1", f"{card} was turned up, refused and set aside; it is out of play",
+        raise RuleViolation("MOUSEL-COMP-1", M("%(card)s was turned up, refused and set aside; it is out of play", card=card),
                             card=str(card))
     # The turn-up card can reach another hand only through a reshuffle of thrown-away cards.
     if card == deal.trump_card and player != deal.taker and player not in deal.trump_reach:
         assert deal.taker is not None
-        raise RuleViolation("MOUSEL-COMP-1", f"{card} is the turned-up card that {state.players[deal.taker]} took",
+        raise RuleViolation("MOUSEL-COMP-1", M("%(card)s is the turned-up card that %(player)s took", card=card, player=state.players[deal.taker]),
                             card=str(card))
 
 
@@ -996,8 +985,10 @@ def _revoke_proposals(state: MouselState, trump: str, play: Play) -> tuple[Propo
     for revoke in audit_revokes(plays, trump, state.opts.obligations):
         if (revoke.player, revoke.trick) in known:
             continue
-        message = (f"{state.players[revoke.player]} must follow {revoke.led_suit}: played {revoke.card} "
-                   f"at trick {revoke.trick} but later played {revoke.evidence} (trick {revoke.evidence_trick})")
+        message = M("%(player)s must follow %(suit)s: played %(card)s at trick %(trick)s but later played "
+                    "%(evidence)s (trick %(evidence_trick)s)", player=state.players[revoke.player],
+                    suit=Suit(revoke.led_suit), card=revoke.card, trick=revoke.trick, evidence=revoke.evidence,
+                    evidence_trick=str(revoke.evidence_trick))
         out.append(Proposal(len(out) + 1, revoke.player, "MOUSEL-PLAY-2", "revoke", revoke.trick, revoke.card,
                             revoke.evidence, revoke.evidence_trick, revoke.led_suit, message))
         known.add((revoke.player, revoke.trick))
@@ -1012,8 +1003,9 @@ def _check_trumpcard_kept(state: MouselState, deal: Deal, play: Play, card: Card
         return play
     assert taker is not None
     trick = len(play.tricks) + (1 if play.current else 0)
-    message = (f"{state.players[taker]} played his last card {card} at trick {trick} without ever playing "
-               f"the turned-up {deal.trump_card}, so he threw it away")
+    message = M("%(player)s played his last card %(card)s at trick %(trick)s without ever playing the turned-up "
+                "%(trump_card)s, so he threw it away", player=state.players[taker], card=card, trick=trick,
+                trump_card=deal.trump_card)
     proposal = Proposal(len(play.proposals) + 1, taker, "MOUSEL-OPT-KEEP-TRUMPCARD", "trumpcard", trick, card,
                         deal.trump_card, None, None, message)
     return _evolve(play, proposals=play.proposals + (proposal,))
@@ -1023,13 +1015,13 @@ def _on_verdict(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     ident = int_field(event, "id", minimum=1)
     deal, play = state.deal, state.play
     if deal is None or play is None or deal.phase not in ("play", "review"):
-        raise RuleViolation("MOUSEL-POT-8", "there is no revoke to decide now")
+        raise RuleViolation("MOUSEL-POT-8", M("there is no revoke to decide now"))
     match = [p for p in play.proposals if p.id == ident]
     if not match:
-        raise RuleViolation("MOUSEL-POT-8", f"there is no proposal #{ident} in this deal")
+        raise RuleViolation("MOUSEL-POT-8", M("there is no proposal #%(ident)s in this deal", ident=ident))
     proposal = match[0]
     if proposal.status != "pending":
-        raise RuleViolation("MOUSEL-POT-8", f"proposal #{ident} was already {proposal.status}")
+        raise RuleViolation("MOUSEL-POT-8", M("proposal #%(ident)s was already %(status)s", ident=ident, status=proposal.status))
     status: Literal["confirmed", "dismissed"] = "confirmed" if event["type"] == "confirm_revoke" else "dismissed"
     proposals = tuple(_evolve(p, status=status) if p.id == ident else p for p in play.proposals)
     new = _evolve(play, proposals=proposals)
@@ -1054,7 +1046,7 @@ def _settle_tricks(state: MouselState, deal: Deal, active: tuple[int, ...], fold
     split = split_pot(pot, n, taker, active, tricks, revokers, round_largest=opts.round_largest,
                       penalties=not no_penalties)
     entries = [Entry(number, "share", POT, s, split.shares[s], "MOUSEL-POT-1",
-                     f"{tricks[s]} of {n} tricks") for s in active if split.shares[s]]
+                     M("%(tricks)s of %(n)s tricks", tricks=tricks[s], n=n)) for s in active if split.shares[s]]
     balances = list(state.book.balances)
     for s in active:
         balances[s] += split.shares[s]
@@ -1069,17 +1061,18 @@ def _settle_tricks(state: MouselState, deal: Deal, active: tuple[int, ...], fold
         paid[s] = amount
         if amount:
             rule = _penalty_rule(s, taker, revokers)
-            note = "revoke" if s in revokers else f"{tricks[s]} trick{'s' if tricks[s] != 1 else ''}"
+            note = M("revoke") if s in revokers else (M("1 trick") if tricks[s] == 1 else
+                                                       M("%(tricks)s tricks", tricks=tricks[s]))
             entries.append(Entry(number, "penalty", s, POT, amount, rule, note))
     if split.leftover:
         rule = "MOUSEL-POT-8" if revokers and any(tricks[s] for s in revokers) else "MOUSEL-POT-3"
-        entries.append(Entry(number, "carry", POT, POT, split.leftover, rule, "left in the pot for the next deal"))
+        entries.append(Entry(number, "carry", POT, POT, split.leftover, rule, M("left in the pot for the next deal")))
     book = state.book.post(entries)
     row = dict(deal=number, dealer=deal.dealer, pot=pot, hand_size=n, void=False, taker=taker,
                seats=tuple(sorted(deal.ring)), folded=folded, tricks=tricks, shares=split.shares,
                penalties=tuple(paid), penalties_due=split.due, revokers=revokers,
                leftover=split.leftover, last=deal.last)
-    scored = tuple(Scored(s, split.shares[s], "share", "MOUSEL-POT-1", f"{tricks[s]} tricks")
+    scored = tuple(Scored(s, split.shares[s], "share", "MOUSEL-POT-1", M("%(tricks)s tricks", tricks=tricks[s]))
                    for s in active if split.shares[s])
     scored += tuple(Scored(s, -paid[s], "penalty", _penalty_rule(s, taker, revokers))
                     for s in active if paid[s])
@@ -1100,9 +1093,9 @@ def _on_deal_result(state: MouselState, event: Mapping[str, Any]) -> MouselState
     number = state.deals + 1
     if void:
         if event.get("taker") is not None or folded or revokers or any(event.get("tricks") or []):
-            raise RuleViolation("MOUSEL-TRUMP-7", "a void deal has no taker, folds or tricks")
+            raise RuleViolation("MOUSEL-TRUMP-7", M("a void deal has no taker, folds or tricks"))
         if state.opts.dealer_must_take:
-            raise RuleViolation("MOUSEL-OPT-DEALER-MUST-TAKE", "the dealer must take the last card: no void deals")
+            raise RuleViolation("MOUSEL-OPT-DEALER-MUST-TAKE", M("the dealer must take the last card: no void deals"))
         book = _antes(state, number, ring)
         deal = Deal(number=number, dealer=dealer, ring=ring, pot=book.pot, last=last, phase="turn_up", stock=0)
         started = _with(state, book=book, deals=number, last_announced=state.last_announced or last)
@@ -1111,28 +1104,27 @@ def _on_deal_result(state: MouselState, event: Mapping[str, Any]) -> MouselState
     tricks_raw = event.get("tricks")
     if (not isinstance(tricks_raw, list) or len(tricks_raw) != count
             or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in tricks_raw)):
-        raise MalformedEvent(f"'tricks' must list {count} whole numbers ≥ 0, one per seat", event)
+        raise MalformedEvent(M("'tricks' must list %(count)s whole numbers ≥ 0, one per seat", count=count), event)
     tricks = tuple(int(t) for t in tricks_raw)
     if taker not in ring:
-        raise RuleViolation("MOUSEL-TRUMP-6", f"{names[taker]} is not at the table")
+        raise RuleViolation("MOUSEL-TRUMP-6", M("%(name)s is not at the table", name=names[taker]))
     outside = [s for s in folded if s not in ring]
     if outside:
-        raise RuleViolation("MOUSEL-EXCH-1", f"{names[outside[0]]} is not in this deal")
+        raise RuleViolation("MOUSEL-EXCH-1", M("%(name)s is not in this deal", name=names[outside[0]]))
     if taker in folded:
-        raise RuleViolation("MOUSEL-EXCH-2", f"{names[taker]} took the trump card and can never fold")
+        raise RuleViolation("MOUSEL-EXCH-2", M("%(name)s took the trump card and can never fold", name=names[taker]))
     if all(s in folded for s in ring if s != taker):
         rule = "MOUSEL-OPT-LAST-IN-ORDER" if state.opts.last_in_order else "MOUSEL-EXCH-3"
-        raise RuleViolation(rule, "the taker needs at least one opponent: someone must play")
+        raise RuleViolation(rule, M("the taker needs at least one opponent: someone must play"))
     active = tuple(s for s in sorted(ring) if s not in folded)
     idle = [s for s in range(count) if s not in active and tricks[s]]
     if idle:
-        raise RuleViolation("MOUSEL-EXCH-7", f"{names[idle[0]]} did not play this deal and cannot win tricks")
+        raise RuleViolation("MOUSEL-EXCH-7", M("%(name)s did not play this deal and cannot win tricks", name=names[idle[0]]))
     if sum(tricks) != n:
-        raise RuleViolation("MOUSEL-EXCH-6", f"{n} players hold {n} cards each, so there are {n} tricks, "
-                                             f"not {sum(tricks)}", tricks=sum(tricks), expected=n)
+        raise RuleViolation("MOUSEL-EXCH-6", M("%(n)s players hold %(n)s cards each, so there are %(n)s tricks, not %(value)s", n=n, value=sum(tricks)), tricks=sum(tricks), expected=n)
     bad = [s for s in revokers if s not in active]
     if bad:
-        raise RuleViolation("MOUSEL-POT-8", f"{names[bad[0]]} did not play, so cannot have revoked")
+        raise RuleViolation("MOUSEL-POT-8", M("%(name)s did not play, so cannot have revoked", name=names[bad[0]]))
     book = _antes(state, number, ring)
     deal = Deal(number=number, dealer=dealer, ring=ring, pot=book.pot, last=last, phase="review", stock=0,
                 taker=taker)
@@ -1268,34 +1260,45 @@ def _to_json(state: MouselState) -> JSON:
     return data
 
 
-def _describe(event: Mapping[str, Any], players: Sequence[str]) -> str:
+def _describe(event: Mapping[str, Any], players: Sequence[str]) -> Msg:
     def name(key: str) -> str:
         value = event.get(key)
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(players):
             return players[value]
         return "?"
     kind = event.get("type")
-    texts: dict[str, Callable[[], str]] = {
-        "deal": lambda: f"{name('dealer') if 'dealer' in event else 'Next dealer'} deals; everyone antes 1"
-                        + (" (last deal)" if event.get("last") else ""),
-        "look": lambda: f"{name('player')} (dealer) looks at his hand",
-        "turn_up": lambda: f"Turn-up: {event.get('card')}",
-        "take": lambda: f"{name('player')} takes the turned card",
-        "refuse": lambda: f"{name('player')} refuses the turned card",
-        "exchange": lambda: (f"{name('player')} stands pat" if event.get("count") == 0
-                             else f"{name('player')} exchanges {event.get('count')}"),
-        "fold": lambda: f"{name('player')} folds",
-        "discard": lambda: f"{name('player')} throws away one more card",
-        "play": lambda: f"{name('player')} plays {event.get('card')}",
-        "confirm_revoke": lambda: f"Revoke #{event.get('id')} confirmed",
-        "dismiss_revoke": lambda: f"Revoke #{event.get('id')} dismissed",
-        "leave": lambda: f"{name('player')} leaves the table",
-        "end_session": lambda: "The session ends; the pot is split",
-        "deal_result": lambda: ("Void deal: the pot carries over" if event.get("void")
-                                else f"{name('taker')} took trumps; tricks {event.get('tricks')}"),
+    dealer = name("dealer") if "dealer" in event else M("Next dealer")
+    texts: dict[str, Callable[[], Msg]] = {
+        "deal": lambda: (M("%(dealer)s deals; everyone antes 1 (last deal)", dealer=dealer) if event.get("last")
+                         else M("%(dealer)s deals; everyone antes 1", dealer=dealer)),
+        "look": lambda: M("%(player)s (dealer) looks at his hand", player=name("player")),
+        "turn_up": lambda: M("Turn-up: %(card)s", card=_card_or_text(event.get("card"))),
+        "take": lambda: M("%(player)s takes the turned card", player=name("player")),
+        "refuse": lambda: M("%(player)s refuses the turned card", player=name("player")),
+        "exchange": lambda: (M("%(player)s stands pat", player=name("player")) if event.get("count") == 0
+                             else M("%(player)s exchanges %(count)s", player=name("player"),
+                                    count=str(event.get("count")))),
+        "fold": lambda: M("%(player)s folds", player=name("player")),
+        "discard": lambda: M("%(player)s throws away one more card", player=name("player")),
+        "play": lambda: M("%(player)s plays %(card)s", player=name("player"), card=_card_or_text(event.get("card"))),
+        "confirm_revoke": lambda: M("Revoke #%(id)s confirmed", id=str(event.get("id"))),
+        "dismiss_revoke": lambda: M("Revoke #%(id)s dismissed", id=str(event.get("id"))),
+        "leave": lambda: M("%(player)s leaves the table", player=name("player")),
+        "end_session": lambda: M("The session ends; the pot is split"),
+        "deal_result": lambda: (M("Void deal: the pot carries over") if event.get("void")
+                                else M("%(taker)s took trumps; tricks %(tricks)s", taker=name("taker"),
+                                       tricks=str(event.get("tricks")))),
     }
     make = texts.get(kind) if isinstance(kind, str) else None
-    return make() if make is not None else str(kind)
+    return make() if make is not None else Msg("%(kind)s", {"kind": str(kind)})
+
+
+def _card_or_text(text: Any) -> Card | str:
+    """A card of the event as its name; text that is not a card as entered."""
+    try:
+        return parse_card(str(text), "french")
+    except ValueError:
+        return str(text)
 
 
 __all__ = ["Deal", "EndReport", "Mousel", "MouselState", "Opts", "Play", "Proposal", "Settlement", "Trick",

@@ -37,6 +37,7 @@ from scorekeeper.engine.base import (
     int_field,
     str_field,
 )
+from scorekeeper.engine.messages import Join, M, Msg
 
 __all__ = [
     "DEAL_TABLE", "Hand", "Muggins", "MugginsCall", "MugginsOptions", "MugginsState", "Place",
@@ -269,8 +270,8 @@ def _position_key(state: MugginsState) -> str | None:
     return "|".join(parts)
 
 
-def _ordinal(k: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+def _ordinal(k: int) -> Msg:
+    return {1: M("1st"), 2: M("2nd"), 3: M("3rd")}.get(k) or M("%(k)sth", k=k)
 
 
 # --- The rules object ------------------------------------------------------------------------
@@ -299,13 +300,14 @@ class Muggins(BaseRules):
     def new(self, players: Sequence[str], options: Mapping[str, Any], mode: Mode = "adjudicate") -> MugginsState:
         self.check_players(players)
         if mode not in MODES:
-            raise SetupError(None, f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+            raise SetupError(None, M("mode must be one of %(modes)s, not %(mode)s", modes=", ".join(MODES),
+                                     mode=repr(mode)))
         if isinstance(options, Mapping) and options.get("teams"):
-            raise SetupError("MUGGINS-COMP-2", "in Muggins everybody plays alone; there are no teams")
+            raise SetupError("MUGGINS-COMP-2", M("in Muggins everybody plays alone; there are no teams"))
         opts = self.parse_options(options, len(players))
         if opts["neighbour_only"] and opts["any_opponent"]:
             raise SetupError("MUGGINS-OPT-ANY-OPPONENT",
-                             "neighbour_only and any_opponent contradict each other; choose one")
+                             M("neighbour_only and any_opponent contradict each other; choose one"))
         chosen = MugginsOptions(**{spec.key: opts[spec.key] for spec in self.option_specs})
         phase: Phase = "setup" if mode == "adjudicate" else "play"
         return MugginsState(tuple(players), chosen, mode, phase, dealer=len(players) - 1)
@@ -314,43 +316,45 @@ class Muggins(BaseRules):
 
     def apply(self, state: MugginsState, event: Mapping[str, Any]) -> MugginsState:
         if not isinstance(event, Mapping):
-            raise MalformedEvent("an event must be an object", event)
+            raise MalformedEvent(M("an event must be an object"), event)
         kind = event.get("type")
         handlers = {"setup": self._setup, "turn": self._turn, "stop": self._stop} \
             if state.mode == "adjudicate" else {"result": self._result}
         handler = handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             known = ", ".join(repr(k) for k in handlers)
-            raise MalformedEvent(f"Muggins in {state.mode} mode knows the events {known}, not {kind!r}", event)
+            raise MalformedEvent(M("Muggins in %(mode)s mode knows the events %(known)s, not %(kind)s",
+                                   mode=state.mode, known=known, kind=repr(kind)), event)
         return handler(state, event)
 
     def _refuse_if_over(self, state: MugginsState) -> None:
         if not state.over:
             return
         if state.stalemate is not None:
-            raise RuleViolation("MUGGINS-END-2", "the game has ended in a stalemate; undo to correct it")
-        raise RuleViolation("MUGGINS-END-1", "the game is over; undo the last entry to correct it",
+            raise RuleViolation("MUGGINS-END-2", M("the game has ended in a stalemate; undo to correct it"))
+        raise RuleViolation("MUGGINS-END-1", M("the game is over; undo the last entry to correct it"),
                             winner=state.winner)
 
     def _setup(self, state: MugginsState, event: Mapping[str, Any]) -> MugginsState:
         n = len(state.players)
         if state.phase != "setup":
-            raise RuleViolation("MUGGINS-DEAL-1", "the muggins cards are already on the table")
+            raise RuleViolation("MUGGINS-DEAL-1", M("the muggins cards are already on the table"))
         raw = event.get("muggins")
         if not isinstance(raw, (list, str)):
-            raise MalformedEvent("'muggins' must list the face-up muggins cards", event)
+            raise MalformedEvent(M("'muggins' must list the face-up muggins cards"), event)
         cards = parse_cards(raw, "french")
         piles, per_player = DEAL_TABLE[n]
         if len(cards) != piles:
             raise RuleViolation("MUGGINS-DEAL-1",
-                                f"{n} players lay out {piles} muggins cards, not {len(cards)}",
+                                M("%(n)s players lay out %(piles)s muggins cards, not %(given)s", n=n, piles=piles,
+                                  given=len(cards)),
                                 expected=piles, got=len(cards))
         seen: set[Card] = set()
         for position, card in enumerate(cards, start=1):
             if card in seen:
                 raise RuleViolation("MUGGINS-COMP-1",
-                                    f"muggins card {position} ({card.pretty()}) is already on the table; "
-                                    "the pack holds each card once", card=str(card))
+                                    M("muggins card %(position)s (%(card)s) is already on the table; the pack "
+                                      "holds each card once", position=position, card=card), card=str(card))
             seen.add(card)
         dealer = int_field(event, "dealer", minimum=0, maximum=n - 1, default=state.dealer)
         forehand = _next_seat(dealer, n)
@@ -368,14 +372,17 @@ class Muggins(BaseRules):
             return mover
         name = state.players[mover]
         if not state.history:
-            raise RuleViolation("MUGGINS-DEAL-3", f"forehand ({name}, left of the dealer) starts, not "
-                                f"{state.players[claimed]}", to_act=mover, player=claimed)
+            raise RuleViolation("MUGGINS-DEAL-3", M("forehand (%(name)s, left of the dealer) starts, not %(player)s",
+                                                    name=name, player=state.players[claimed]),
+                                to_act=mover, player=claimed)
         last = state.history[-1]
         if last.player == mover and not last.turn_ended:
-            raise RuleViolation("MUGGINS-PLAY-3", f"{name} placed {last.card.pretty()} and carries on "
-                                f"turning cards; it is not {state.players[claimed]}'s turn",
+            raise RuleViolation("MUGGINS-PLAY-3", M("%(name)s placed %(card)s and carries on turning cards; it is "
+                                                    "not %(player)s's turn", name=name, card=last.card,
+                                                    player=state.players[claimed]),
                                 to_act=mover, player=claimed)
-        raise RuleViolation("MUGGINS-PLAY-4", f"it is {name}'s turn, not {state.players[claimed]}'s",
+        raise RuleViolation("MUGGINS-PLAY-4", M("it is %(to_act)s's turn, not %(player)s's", to_act=name,
+                                                player=state.players[claimed]),
                             to_act=mover, player=claimed)
 
     def _check_turned_card(self, state: MugginsState, mover: int, top: Slot, card: Card,
@@ -383,10 +390,13 @@ class Muggins(BaseRules):
         name = state.players[mover]
         if top is not None:
             if card != top:
-                how = "just turned over" if turned_over else "turned over earlier"
                 raise RuleViolation("MUGGINS-PLAY-7",
-                                    f"{name}'s draw pile is a discard pile {how} without shuffling; its "
-                                    f"top card is {top.pretty()}, not {card.pretty()}",
+                                    M("%(name)s's draw pile is a discard pile just turned over without shuffling; "
+                                      "its top card is %(top)s, not %(card)s", name=name, top=top, card=card)
+                                    if turned_over else
+                                    M("%(name)s's draw pile is a discard pile turned over earlier without "
+                                      "shuffling; its top card is %(top)s, not %(card)s", name=name, top=top,
+                                      card=card),
                                     expected=str(top), card=str(card))
             return
         where = _known_locations(state).get(card)
@@ -394,46 +404,51 @@ class Muggins(BaseRules):
             return
         kind, seat = where
         if kind == "discard" and seat == mover:
-            raise RuleViolation("MUGGINS-PLAY-5", f"{card.pretty()} lies in {name}'s own discard pile; "
-                                "cards are only ever turned from the draw pile", card=str(card))
+            raise RuleViolation("MUGGINS-PLAY-5", M("%(card)s lies in %(name)s's own discard pile; cards are only "
+                                                    "ever turned from the draw pile", card=card, name=name),
+                                card=str(card))
         if kind == "draw" and seat == mover:
-            raise RuleViolation("MUGGINS-PLAY-1", f"{card.pretty()} is further down {name}'s draw pile; "
-                                "turn the top card", card=str(card))
-        place = f"muggins pile {seat + 1}" if kind == "muggins" else f"{state.players[seat]}'s {kind} pile"
-        raise RuleViolation("MUGGINS-COMP-1", f"{card.pretty()} is already in {place}; the pack holds "
-                            "each card once", card=str(card), where=kind, seat=seat)
+            raise RuleViolation("MUGGINS-PLAY-1", M("%(card)s is further down %(name)s's draw pile; turn the top "
+                                                    "card", card=card, name=name), card=str(card))
+        place = (M("muggins pile %(n)s", n=seat + 1) if kind == "muggins" else
+                 M("%(name)s's discard pile", name=state.players[seat]) if kind == "discard" else
+                 M("%(name)s's draw pile", name=state.players[seat]))
+        raise RuleViolation("MUGGINS-COMP-1", M("%(card)s is already in %(place)s; the pack holds each card once",
+                                                card=card, place=place), card=str(card), where=kind, seat=seat)
 
     def _parse_place(self, state: MugginsState, event: Mapping[str, Any], key: str, mover: int) -> Place:
         raw = event.get(key)
         if not isinstance(raw, Mapping):
-            raise MalformedEvent(f"{key!r} must be a place such as {{\"pile\": \"muggins\", \"index\": 0}}",
-                                 event)
+            raise MalformedEvent(M("%(key)s must be a place such as %(example)s", key=repr(key),
+                                   example='{"pile": "muggins", "index": 0}'), event)
         pile = raw.get("pile")
         if pile == "muggins":
             index = int_field(raw, "index", minimum=0)
             if index >= len(state.muggins):
-                raise RuleViolation("MUGGINS-COMP-3", f"there are {len(state.muggins)} muggins piles; "
-                                    f"pile {index + 1} does not exist", index=index)
+                raise RuleViolation("MUGGINS-COMP-3", M("there are %(n)s muggins piles; pile %(index)s does not "
+                                                        "exist", n=len(state.muggins), index=index + 1), index=index)
             return Place("muggins", index)
         if pile == "discard":
             seat = int_field(raw, "player", minimum=0)
             if seat >= len(state.players):
-                raise RuleViolation("MUGGINS-COMP-3", f"there is no player {seat}; this table has "
-                                    f"{len(state.players)}", player=seat)
+                raise RuleViolation("MUGGINS-COMP-3", M("there is no player %(seat)s; this table has %(n)s",
+                                                        seat=seat, n=len(state.players)), player=seat)
             return Place("own", mover) if seat == mover else Place("discard", seat)
         if pile == "own":
             return Place("own", mover)
-        raise MalformedEvent(f"{key!r} needs \"pile\": \"muggins\", \"discard\" or \"own\", not {pile!r}", event)
+        raise MalformedEvent(M('%(key)s needs "pile": "muggins", "discard" or "own", not %(pile)s', key=repr(key),
+                               pile=repr(pile)), event)
 
-    def _describe_place(self, state: MugginsState, place: Place, hands: Sequence[Hand] | None = None) -> str:
+    def _describe_place(self, state: MugginsState, place: Place, hands: Sequence[Hand] | None = None) -> Msg:
         hands = state.hands if hands is None else hands
         if place.kind == "muggins":
-            return f"muggins pile {place.index + 1} ({state.muggins[place.index][-1].pretty()})"
+            return M("muggins pile %(n)s (%(card)s)", n=place.index + 1, card=state.muggins[place.index][-1])
         if place.kind == "discard":
             top = hands[place.index].discard
-            shown = f" ({top[-1].pretty()})" if top else ""
-            return f"{state.players[place.index]}'s discard pile{shown}"
-        return f"{state.players[place.index]}'s own discard pile"
+            if top:
+                return M("%(name)s's discard pile (%(card)s)", name=state.players[place.index], card=top[-1])
+            return M("%(name)s's discard pile", name=state.players[place.index])
+        return M("%(name)s's own discard pile", name=state.players[place.index])
 
     @staticmethod
     def _top_at(state: MugginsState, hands: Sequence[Hand], place: Place) -> Card | None:
@@ -448,7 +463,7 @@ class Muggins(BaseRules):
     def _turn(self, state: MugginsState, event: Mapping[str, Any]) -> MugginsState:
         self._refuse_if_over(state)
         if state.phase == "setup":
-            raise RuleViolation("MUGGINS-DEAL-1", "lay out the muggins cards first (a 'setup' event)")
+            raise RuleViolation("MUGGINS-DEAL-1", M("lay out the muggins cards first (a 'setup' event)"))
         mover = self._check_mover(state, event)
         card = parse_card(str_field(event, "card", max_len=10), "french")
         hands = list(state.hands)
@@ -474,43 +489,49 @@ class Muggins(BaseRules):
             if event.get("moved_to") is not None:
                 moved_to = self._parse_place(state, event, "moved_to", mover)
                 if moved_to not in correct:
-                    raise RuleViolation("MUGGINS-PEN-3", f"{card.pretty()} must be moved to a correct place: "
-                                        + " or ".join(self._describe_place(state, p, hands) for p in correct),
+                    raise RuleViolation("MUGGINS-PEN-3", M("%(card)s must be moved to a correct place: %(places)s",
+                                                           card=card, places=Join(tuple(
+                                                               self._describe_place(state, p, hands)
+                                                               for p in correct), "or")),
                                         correct=[p.to_json() for p in correct])
         return self._place(state, hands, mover, card, to, onto, turned_over, (correct, moved_to, fitted))
 
     def _coach_refusal(self, state: MugginsState, hands: Sequence[Hand], card: Card, to: Place,
                        onto: Card | None, fitted: bool, correct: tuple[Place, ...]) -> NoReturn:
         """MUGGINS-OPT-COACH: a breach is refused with the rule it breaks, and nothing is paid."""
-        should = " or ".join(self._describe_place(state, p, hands) for p in correct)
+        should = Join(tuple(self._describe_place(state, p, hands) for p in correct), "or")
         facts: dict[str, Any] = {"card": str(card), "top": None if onto is None else str(onto),
                                  "correct": [p.to_json() for p in correct], "breach": "MUGGINS-PEN-1"}
         if not fitted:
-            raise RuleViolation("MUGGINS-FIT-1", f"coach: {self._misfit(state, hands, card, to, onto)}; "
-                                f"it goes on {should}", **facts)
-        raise RuleViolation("MUGGINS-PLAY-2", f"coach: {card.pretty()} must go on {should}, not on "
-                            f"{self._describe_place(state, to, hands)}", **facts)
+            raise RuleViolation("MUGGINS-FIT-1", M("coach: %(misfit)s; it goes on %(should)s",
+                                                   misfit=self._misfit(state, hands, card, to, onto), should=should),
+                                **facts)
+        raise RuleViolation("MUGGINS-PLAY-2", M("coach: %(card)s must go on %(should)s, not on %(place)s", card=card,
+                                                should=should, place=self._describe_place(state, to, hands)), **facts)
 
     def _misfit(self, state: MugginsState, hands: Sequence[Hand], card: Card, to: Place,
-                onto: Card | None) -> str:
+                onto: Card | None) -> Msg:
         if onto is None:
-            return f"{card.pretty()} cannot go on {state.players[to.index]}'s discard pile: there is none"
-        return (f"{card.pretty()} does not fit on {self._describe_place(state, to, hands)}: a card goes one "
-                "rank up or down, and Ace and King do not wrap")
+            return M("%(card)s cannot go on %(name)s's discard pile: there is none", card=card,
+                     name=state.players[to.index])
+        return M("%(card)s does not fit on %(place)s: a card goes one rank up or down, and Ace and King do not "
+                 "wrap", card=card, place=self._describe_place(state, to, hands))
 
     def _breach_reason(self, state: MugginsState, hands: Sequence[Hand], card: Card, to: Place,
-                       onto: Card | None, fitted: bool, correct: tuple[Place, ...]) -> str:
-        should = " or ".join(self._describe_place(state, p, hands) for p in correct)
+                       onto: Card | None, fitted: bool, correct: tuple[Place, ...]) -> Msg:
+        should = Join(tuple(self._describe_place(state, p, hands) for p in correct), "or")
         if not fitted:
-            return f"{self._misfit(state, hands, card, to, onto)}; it belonged on {should}"
+            return M("%(misfit)s; it belonged on %(should)s", misfit=self._misfit(state, hands, card, to, onto),
+                     should=should)
         put = self._describe_place(state, to, hands)
         if correct[0].kind == "muggins":
-            why = "a muggins pile comes first"
+            why = M("a muggins pile comes first")
         elif correct[0].kind == "discard":
-            why = "the nearest discard pile to the left comes before any other pile"
+            why = M("the nearest discard pile to the left comes before any other pile")
         else:
-            why = "it fits neither a muggins pile nor the nearest discard pile to the left"
-        return f"{card.pretty()} was put on {put}, but it belonged on {should}: {why}"
+            why = M("it fits neither a muggins pile nor the nearest discard pile to the left")
+        return M("%(card)s was put on %(put)s, but it belonged on %(should)s: %(why)s", card=card, put=put,
+                 should=should, why=why)
 
     def _place(self, state: MugginsState, hands: list[Hand], mover: int, card: Card, to: Place,
                onto: Card | None, turned_over: bool,
@@ -521,7 +542,7 @@ class Muggins(BaseRules):
         number = len(state.history) + 1
         final = to if breach is None or breach[1] is None else breach[1]
         # Described before anything moves, as the mover saw the table.
-        reason = "" if breach is None else self._breach_reason(state, hands, card, to, onto, breach[2],
+        reason: str = "" if breach is None else self._breach_reason(state, hands, card, to, onto, breach[2],
                                                                 breach[0])
         muggins = list(state.muggins)
         self._put(muggins, hands, card, final)
@@ -538,7 +559,7 @@ class Muggins(BaseRules):
             call = MugginsCall(number, mover, card, to, onto, correct, moved_to, givers, len(gathered),
                                reason, turn_ends, fitted)
             scored.append(Scored(mover, 0, "muggins", "MUGGINS-PEN-2",
-                                 f"Muggins! {reason}; {len(gathered)} penalty card(s)"))
+                                 M("Muggins! %(reason)s; %(n)s penalty card(s)", reason=reason, n=len(gathered))))
         progress = breach is not None or final.kind != "own"
         placement = Placement(number, mover, card, to, onto, final, turned_over, breach is not None, turn_ends)
         new = replace(state, muggins=tuple(muggins), hands=tuple(hands), history=state.history + (placement,),
@@ -564,7 +585,7 @@ class Muggins(BaseRules):
     def _stop(self, state: MugginsState, event: Mapping[str, Any]) -> MugginsState:
         self._refuse_if_over(state)
         if state.phase == "setup":
-            raise RuleViolation("MUGGINS-DEAL-1", "the game has not started; lay out the muggins cards first")
+            raise RuleViolation("MUGGINS-DEAL-1", M("the game has not started; lay out the muggins cards first"))
         scored: list[Scored] = []
         return replace(_declare_stalemate(state, "agreed", scored), scored=tuple(scored))
 
@@ -575,30 +596,32 @@ class Muggins(BaseRules):
         if event.get("placings") is not None:
             raw = event["placings"]
             if not isinstance(raw, list) or not raw:
-                raise MalformedEvent("'placings' must be a list of groups of players, best first", event)
+                raise MalformedEvent(M("'placings' must be a list of groups of players, best first"), event)
             groups = [g if isinstance(g, list) else [g] for g in raw]
         elif event.get("winner") is not None:
             raw = event["winner"]
             groups = [raw if isinstance(raw, list) else [raw]]
         else:
-            raise MalformedEvent("a result needs 'winner' (a player or a list for a shared win) or 'placings'",
+            raise MalformedEvent(M("a result needs 'winner' (a player or a list for a shared win) or 'placings'"),
                                  event)
         seen: set[int] = set()
         placings: list[tuple[int, ...]] = []
         for group in groups:
             if not group:
-                raise MalformedEvent("a placing group cannot be empty", event)
+                raise MalformedEvent(M("a placing group cannot be empty"), event)
             for p in group:
                 if isinstance(p, bool) or not isinstance(p, int):
-                    raise MalformedEvent(f"players are seat numbers, not {p!r}", event)
+                    raise MalformedEvent(M("players are seat numbers, not %(value)s", value=repr(p)), event)
                 if not 0 <= p < n:
-                    raise RuleViolation("MUGGINS-COMP-2", f"there is no player {p}; this table has {n}", player=p)
+                    raise RuleViolation("MUGGINS-COMP-2", M("there is no player %(seat)s; this table has %(n)s",
+                                                            seat=p, n=n), player=p)
                 if p in seen:
-                    raise RuleViolation("MUGGINS-END-1", f"{state.players[p]} is placed twice", player=p)
+                    raise RuleViolation("MUGGINS-END-1", M("%(player)s is placed twice", player=state.players[p]),
+                                        player=p)
                 seen.add(p)
             placings.append(tuple(group))
         rule = "MUGGINS-END-2" if len(placings[0]) > 1 else "MUGGINS-END-1"
-        scored = [Scored(p, 1 if k == 1 else 0, "win" if k == 1 else "placed", rule, f"{_ordinal(k)} place")
+        scored = [Scored(p, 1 if k == 1 else 0, "win" if k == 1 else "placed", rule, M("%(ordinal)s place", ordinal=_ordinal(k)))
                   for k, group in enumerate(placings, start=1) for p in group]
         return replace(state, placings=tuple(placings), phase="over", to_act=None, scored=tuple(scored))
 
@@ -609,15 +632,15 @@ class Muggins(BaseRules):
             return None
         winner = state.winner
         if state.stalemate is not None:
-            how = {"repeat": "the position repeated", "turned_over_twice":
-                   "every player turned their pile over twice without progress",
-                   "agreed": "the players agreed to stop"}[state.stalemate.reason]
-            return Outcome(winner, f"stalemate ({how}); fewest cards wins", "MUGGINS-END-2")
+            how = {"repeat": M("the position repeated"), "turned_over_twice":
+                   M("every player turned their pile over twice without progress"),
+                   "agreed": M("the players agreed to stop")}[state.stalemate.reason]
+            return Outcome(winner, M("stalemate (%(how)s); fewest cards wins", how=how), "MUGGINS-END-2")
         if state.mode == "tally":
-            return Outcome(winner, "result entered", "MUGGINS-END-1")
+            return Outcome(winner, M("result entered"), "MUGGINS-END-1")
         first = state.placings[0]
-        names = " and ".join(state.players[p] for p in first)
-        return Outcome(winner, f"{names} got rid of every card", "MUGGINS-END-1")
+        names = Join(tuple(state.players[p] for p in first), "and")
+        return Outcome(winner, M("%(names)s got rid of every card", names=names), "MUGGINS-END-1")
 
     def hints(self, state: MugginsState) -> list[Event]:
         """The correct turn events for the player to act: for the known top card, or else for every
@@ -698,7 +721,7 @@ class Muggins(BaseRules):
             "places_by_rank": by_rank,
         }
 
-    def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+    def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> Msg:
         """One line of the history: who turned which card and where it went. The event alone does
         not say whether it was a muggins (the state does), except when a ``moved_to`` was given."""
         def who(seat: Any) -> str:
@@ -708,49 +731,53 @@ class Muggins(BaseRules):
         if kind == "setup":
             raw = event.get("muggins")
             items = raw.split() if isinstance(raw, str) else raw if isinstance(raw, list) else []
-            text = f"Muggins cards laid out: {' '.join(_pretty(c) for c in items)}"
+            laid = Join(tuple(_pretty(c) for c in items))
             dealer = event.get("dealer")
             if isinstance(dealer, int) and 0 <= dealer < len(players):
-                text += f"; {who(dealer)} deals, {who((dealer + 1) % len(players))} starts"
-            return text
+                return M("Muggins cards laid out: %(cards)s; %(dealer)s deals, %(forehand)s starts", cards=laid,
+                         dealer=who(dealer), forehand=who((dealer + 1) % len(players)))
+            return M("Muggins cards laid out: %(cards)s", cards=laid)
         if kind == "turn":
             mover = event.get("player")
-            text = f"{who(mover) if mover is not None else 'Next player'} turned {_pretty(event.get('card'))}"
-            text += f" and put it on {_describe_raw_place(event.get('to'), players, mover)}"
+            name = who(mover) if mover is not None else M("Next player")
+            card, to = _pretty(event.get("card")), _describe_raw_place(event.get("to"), players, mover)
             if isinstance(event.get("moved_to"), Mapping):
-                text += f" (Muggins! moved to {_describe_raw_place(event.get('moved_to'), players, mover)})"
-            return text
+                return M("%(player)s turned %(card)s and put it on %(place)s (Muggins! moved to %(moved)s)",
+                         player=name, card=card, place=to,
+                         moved=_describe_raw_place(event.get("moved_to"), players, mover))
+            return M("%(player)s turned %(card)s and put it on %(place)s", player=name, card=card, place=to)
         if kind == "stop":
-            return "The players agree to stop: whoever holds the fewest cards wins"
+            return M("The players agree to stop: whoever holds the fewest cards wins")
         if kind == "result":
             placings = event.get("placings")
             if isinstance(placings, list):
                 groups = [g if isinstance(g, list) else [g] for g in placings]
-                return "Result: " + ", ".join(f"{k}. {' and '.join(who(p) for p in g)}"
-                                              for k, g in enumerate(groups, start=1))
+                return M("Result: %(placings)s", placings=Join(tuple(
+                    Msg("%(k)s. %(names)s", {"k": k, "names": Join(tuple(who(p) for p in g), "and")})
+                    for k, g in enumerate(groups, start=1)), ", "))
             winner = event.get("winner")
-            names = " and ".join(who(p) for p in winner) if isinstance(winner, list) else who(winner)
-            return f"Result: {names} won"
-        return super().describe(event, players)
+            names = Join(tuple(who(p) for p in winner), "and") if isinstance(winner, list) else who(winner)
+            return M("Result: %(names)s won", names=names)
+        return Msg("%(text)s", {"text": super().describe(event, players)})
 
 
-def _pretty(text: Any) -> str:
+def _pretty(text: Any) -> Card | str:
     """A card as the history shows it (``6♥``); text that is not a card is shown as entered."""
     try:
-        return parse_card(str(text), "french").pretty()
+        return parse_card(str(text), "french")
     except ValueError:
         return str(text)
 
 
-def _describe_raw_place(raw: Any, players: Sequence[str], mover: Any) -> str:
+def _describe_raw_place(raw: Any, players: Sequence[str], mover: Any) -> Msg | str:
     """A place as an event spells it (not yet validated), in words."""
     place = raw if isinstance(raw, Mapping) else {}
     pile, seat = place.get("pile"), place.get("player")
     if pile == "muggins" and isinstance(place.get("index"), int) and not isinstance(place.get("index"), bool):
-        return f"muggins pile {place['index'] + 1}"
+        return M("muggins pile %(n)s", n=place["index"] + 1)
     if pile == "discard" and isinstance(seat, int) and 0 <= seat < len(players):
-        return "their own discard pile" if seat == mover else f"{players[seat]}'s discard pile"
-    return "their own discard pile" if pile == "own" else "?"
+        return M("their own discard pile") if seat == mover else M("%(name)s's discard pile", name=players[seat])
+    return M("their own discard pile") if pile == "own" else "?"
 
 
 # --- Module-level helpers used by the rules object and the screens ---------------------------
@@ -835,7 +862,8 @@ def _record_finish(state: MugginsState, newly_out: tuple[int, ...],
     k = len(placings)
     for p in newly_out:
         scored.append(Scored(p, 1 if k == 1 else 0, "win" if k == 1 else "placed", "MUGGINS-END-1",
-                             f"{state.players[p]} has no cards left: {_ordinal(k)} place"))
+                             M("%(player)s has no cards left: %(ordinal)s place", player=state.players[p],
+                               ordinal=_ordinal(k))))
     state = replace(state, placings=placings)
     if not state.options.placings:
         return state, True
@@ -843,7 +871,8 @@ def _record_finish(state: MugginsState, newly_out: tuple[int, ...],
     if len(remaining) <= 1:
         if remaining:
             scored.append(Scored(remaining[0], 0, "placed", "MUGGINS-OPT-PLACINGS",
-                                 f"{state.players[remaining[0]]} is last: {_ordinal(k + 1)} place"))
+                                 M("%(player)s is last: %(ordinal)s place", player=state.players[remaining[0]],
+                                   ordinal=_ordinal(k + 1))))
             state = replace(state, placings=state.placings + (remaining,))
         return state, True
     return state, False
@@ -890,7 +919,8 @@ def _declare_stalemate(state: MugginsState, reason: Literal["repeat", "turned_ov
     for k, group in enumerate(groups, start=first_new):
         for p in group:
             scored.append(Scored(p, 1 if k == 1 else 0, "win" if k == 1 else "placed", "MUGGINS-END-2",
-                                 f"stalemate: {state.players[p]} holds {counts[p]} card(s), {_ordinal(k)} place"))
+                                 M("stalemate: %(player)s holds %(n)s card(s), %(ordinal)s place",
+                                   player=state.players[p], n=counts[p], ordinal=_ordinal(k))))
     return replace(state, placings=placings, phase="over", to_act=None, stalemate=Stalemate(reason, counts))
 
 
@@ -919,6 +949,6 @@ def _call_json(state: MugginsState, call: MugginsCall | None) -> JSON | None:
         "givers": list(call.givers),
         "penalty_cards": call.penalty_cards,
         "turn_ended": call.turn_ended,
-        "explanation": f"Muggins! {call.reason}. {call.penalty_cards} penalty card(s) go under "
-                       f"{state.players[call.player]}'s draw pile.",
+        "explanation": M("Muggins! %(reason)s. %(n)s penalty card(s) go under %(player)s's draw pile.",
+                         reason=call.reason, n=call.penalty_cards, player=state.players[call.player]),
     }

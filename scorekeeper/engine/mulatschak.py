@@ -31,6 +31,7 @@ from scorekeeper.engine.base import (
     int_field,
     str_field,
 )
+from scorekeeper.engine.messages import Join, Msg, Seat
 from scorekeeper.engine.tricks import (
     BreachKind,
     Obligations,
@@ -57,6 +58,11 @@ BREACH_RULES: dict[BreachKind, str] = {"follow": "MULAT-PLAY-3", "trump": "MULAT
 
 Phase = Literal["cut", "bidding", "trump", "stay", "exchange", "play", "review", "tally", "over"]
 Plays = tuple[tuple[tuple[int, Card], ...], ...]
+
+
+def M(template: str, **params: Any) -> Msg:  # noqa: N802 - the engine's message marker (pybabel -k M)
+    """A Mulatschak message: the cards in it are named the German pack's way."""
+    return Msg(template, params, "german")
 
 
 # --- value objects ---------------------------------------------------------------------------
@@ -341,11 +347,12 @@ def deal_changes(opts: Opts, n: int, declarer: int, contract: int, home: Sequenc
                 out.append((-10 * m, "broke the Muli" if p == breaker else "Muli failed", "MULAT-SCORE-4"))
         elif p == declarer:
             t = tricks[p]
-            out.append((-t * m, f"declarer made {t}", "MULAT-SCORE-3") if t >= contract
-                       else (10 * m, f"declarer failed ({t} < {contract})", "MULAT-SCORE-3"))
+            out.append((-t * m, M("declarer made %(tricks)s", tricks=t), "MULAT-SCORE-3") if t >= contract
+                       else (10 * m, M("declarer failed (%(tricks)s < %(contract)s)", tricks=t, contract=contract),
+                             "MULAT-SCORE-3"))
         else:
             t = tricks[p]
-            out.append((-t * m, f"{t} trick{'s' if t != 1 else ''}", "MULAT-SCORE-3") if t
+            out.append((-t * m, M("%(tricks)s tricks", tricks=t) if t != 1 else M("1 trick"), "MULAT-SCORE-3") if t
                        else (5 * m, "no trick", "MULAT-SCORE-3"))
     return out
 
@@ -394,14 +401,14 @@ class Mulatschak(BaseRules):
     def new(self, players: Sequence[str], options: Mapping[str, Any], mode: Mode = "adjudicate") -> MulState:
         self.check_players(players)
         if options.get("teams") if isinstance(options, Mapping) else False:
-            raise SetupError("MULAT-COMP-4", "in Mulatschak everyone plays for themselves")
+            raise SetupError("MULAT-COMP-4", M("in Mulatschak everyone plays for themselves"))
         parsed = self.parse_options(options, len(players))
         parsed.pop("teams", None)
         opts = Opts(**parsed)
         if opts.stayhome_flat and opts.stayhome_free:
-            raise SetupError("MULAT-OPT-STAYHOME-FREE", "staying home cannot be both flat and free")
+            raise SetupError("MULAT-OPT-STAYHOME-FREE", M("staying home cannot be both flat and free"))
         if mode not in ("adjudicate", "tally"):
-            raise SetupError(None, f"unknown mode {mode!r}")
+            raise SetupError(None, M("unknown mode %(mode)s", mode=repr(mode)))
         n = len(players)
         state = MulState(tuple(players), opts, mode, (START,) * n, dealer=0)
         return state if mode == "tally" else evolve(state, deal=_fresh_deal(state, 1, 0, 0))
@@ -410,17 +417,17 @@ class Mulatschak(BaseRules):
 
     def apply(self, state: MulState, event: Mapping[str, Any]) -> MulState:
         if not isinstance(event, Mapping):
-            raise MalformedEvent("an event must be an object", event)
+            raise MalformedEvent(M("an event must be an object"), event)
         kind = event.get("type")
         if not isinstance(kind, str):
-            raise MalformedEvent("the event needs a 'type'", event)
+            raise MalformedEvent(M("the event needs a 'type'"), event)
         handlers = _TALLY if state.mode == "tally" else _ADJUDICATE
         handler = handlers.get(kind)
         if handler is None:
             known = ", ".join(sorted(handlers))
-            raise MalformedEvent(f"Mulatschak ({state.mode}) has no event {kind!r}; known: {known}", event)
+            raise MalformedEvent(M("Mulatschak (%(mode)s) has no event %(kind)s; known: %(known)s", mode=state.mode, kind=repr(kind), known=known), event)
         if state.over:
-            raise RuleViolation("MULAT-END-1", "the game is over; undo the last entry to correct it")
+            raise RuleViolation("MULAT-END-1", M("the game is over; undo the last entry to correct it"))
         new = handler(self, state, event)
         return new if new.scored or not state.scored else evolve(new, scored=())
 
@@ -431,8 +438,7 @@ class Mulatschak(BaseRules):
         untouched = state.deal is None or (state.deal.number == 1 and state.deal.phase == "cut"
                                             and state.deal.collapses == 0)
         if state.sheet or not untouched:
-            raise RuleViolation("MULAT-DEAL-1", "the first dealer is chosen before the first deal; "
-                                "after that the deal moves clockwise")
+            raise RuleViolation("MULAT-DEAL-1", M("the first dealer is chosen before the first deal; after that the deal moves clockwise"))
         if state.deal is None:
             return evolve(state, dealer=player, scored=())
         return evolve(state, dealer=player, deal=_fresh_deal(state, 1, player, 0), scored=())
@@ -445,12 +451,11 @@ class Mulatschak(BaseRules):
         knock = event.get("type") == "knock"
         weli = _bool(event, "weli", False)
         if deal.phase != "cut":
-            raise RuleViolation("MULAT-DEAL-2", "the pack has already been cut for this deal")
+            raise RuleViolation("MULAT-DEAL-2", M("the pack has already been cut for this deal"))
         if player != deal.cutter:
-            raise RuleViolation("MULAT-DEAL-2", f"player {deal.cutter}, on the dealer's right, cuts or knocks, "
-                                f"not player {player}", cutter=deal.cutter)
+            raise RuleViolation("MULAT-DEAL-2", M("%(cutter)s, on the dealer's right, cuts or knocks, not %(player)s", cutter=Seat(deal.cutter), player=Seat(player)), cutter=deal.cutter)
         if knock and state.opts.no_knock:
-            raise RuleViolation("MULAT-OPT-NO-KNOCK", "knocking is not allowed at this table")
+            raise RuleViolation("MULAT-OPT-NO-KNOCK", M("knocking is not allowed at this table"))
         new = evolve(deal, cut="knock" if knock else "cut", phase="bidding", to_act=deal.forehand)
         if weli:
             new = evolve(new, weli_to=player).with_owner(WELI, player)
@@ -470,24 +475,25 @@ class Mulatschak(BaseRules):
         player = _player(state, event)
         cards = _cards(event, "cards", state.opts)
         if deal.phase in ("review",):
-            raise RuleViolation("MULAT-PLAY-1", "all five tricks have been played")
+            raise RuleViolation("MULAT-PLAY-1", M("all five tricks have been played"))
         if deal.decisions and deal.decisions[player] == "home":
-            raise RuleViolation("MULAT-STAY-5", f"player {player} stayed home and takes no part in this deal")
+            raise RuleViolation("MULAT-STAY-5", M("%(player)s stayed home and takes no part in this deal", player=Seat(player)))
         if player in deal.bridge_queue:
-            raise RuleViolation("MULAT-EXCH-5", f"player {player} threw the whole hand for a Bridge and "
-                                "has not been dealt the new cards yet")
+            raise RuleViolation("MULAT-EXCH-5", M("%(player)s threw the whole hand for a Bridge and has not been dealt the new cards yet", player=Seat(player)))
         played = deal.played_by(player)
         expected = 5 - len(played)
         if len(set(cards)) != len(cards):
-            raise RuleViolation("MULAT-COMP-1", "a card appears twice in the hand")
+            raise RuleViolation("MULAT-COMP-1", M("a card appears twice in the hand"))
         if len(cards) != expected:
-            raise RuleViolation("MULAT-EXCH-8", f"player {player} holds {expected} cards now, not {len(cards)}",
+            raise RuleViolation("MULAT-EXCH-8", M("%(player)s holds %(expected)s cards now, not %(n)s", player=Seat(player), expected=expected, n=len(cards)),
                                 expected=expected)
         for card in cards:
             _check_unseen(deal, card, player)
         untouched = not any(e.player == player for e in deal.exchanges)
         if deal.weli_to == player and untouched and WELI not in cards and WELI not in played:
-            raise RuleViolation(_weli_rule(deal), f"player {player} kept the Weli at the {deal.cut}; it is in the hand")
+            raise RuleViolation(_weli_rule(deal), (M("%(player)s kept the Weli at the knock; it is in the hand", player=Seat(player))
+                                                    if deal.cut == "knock" else
+                                                    M("%(player)s kept the Weli at the cut; it is in the hand", player=Seat(player))))
         hands = list(deal.hands)
         hands[player] = tuple(cards)
         entered = set(cards)   # distinct (checked above): the same owners as with_owner card by card
@@ -502,21 +508,22 @@ class Mulatschak(BaseRules):
         cards = _cards(event, "cards", state.opts)
         window = (deal.phase == "bidding" and not deal.calls) or (deal.phase == "trump" and deal.muli_out_of_turn)
         if not window:
-            raise RuleViolation("MULAT-DEAL-7", "a weak hand must be declared straight after the deal, "
-                                "before the bidding")
+            raise RuleViolation("MULAT-DEAL-7", M("a weak hand must be declared straight after the deal, before the bidding"))
         if len(cards) != 5 or len(set(cards)) != 5:
-            raise RuleViolation("MULAT-DEAL-7", f"show all five cards of the hand, not {len(cards)}")
+            raise RuleViolation("MULAT-DEAL-7", M("show all five cards of the hand, not %(n)s", n=len(cards)))
         for card in cards:
             _check_unseen(deal, card, player)
         if deal.weli_to == player and WELI not in cards:
-            raise RuleViolation(_weli_rule(deal), f"player {player} kept the Weli at the {deal.cut}; it is in the hand")
+            raise RuleViolation(_weli_rule(deal), (M("%(player)s kept the Weli at the knock; it is in the hand", player=Seat(player))
+                                                    if deal.cut == "knock" else
+                                                    M("%(player)s kept the Weli at the cut; it is in the hand", player=Seat(player))))
         entered = deal.hands[player]
         if entered is not None and set(entered) != set(cards):
-            raise RuleViolation("MULAT-DEAL-7", f"player {player} entered a different hand before")
+            raise RuleViolation("MULAT-DEAL-7", M("%(player)s entered a different hand before", player=Seat(player)))
         if not _weak(cards, state.opts):
             high = [str(c) for c in cards if c.rank in HIGH_RANKS]
-            raise RuleViolation("MULAT-DEAL-7", f"the hand holds {', '.join(high)}: only a hand with nothing "
-                                "above the 10 goes unter dem Hund", high=high)
+            raise RuleViolation("MULAT-DEAL-7", M("the hand holds %(cards)s: only a hand with nothing above the 10 goes unter dem Hund",
+                                                  cards=Join(tuple(c for c in cards if c.rank in HIGH_RANKS), ", ")), high=high)
         # MULAT-DEAL-1 / MULAT-AMB-5: the same dealer deals again, one more doubling factor.
         redeal = _fresh_deal(state, deal.number, deal.dealer, deal.collapses + 1)
         return evolve(state, deal=redeal, proposals=(), scored=())
@@ -526,7 +533,7 @@ class Mulatschak(BaseRules):
     def _bidding_deal(self, state: MulState, player: int) -> Deal:
         deal = self._implied_cut(state)
         if deal.phase != "bidding":
-            raise RuleViolation("MULAT-BID-2", "the bidding is over")
+            raise RuleViolation("MULAT-BID-2", M("the bidding is over"))
         _check_no_weak_hand(state, deal)
         return deal
 
@@ -534,11 +541,10 @@ class Mulatschak(BaseRules):
         if player == deal.to_act:
             return
         if deal.duel is not None:
-            raise RuleViolation("MULAT-BID-5", f"after the hold only the dealer and player {deal.duel[1]} "
-                                f"bid on; it is player {deal.to_act}'s turn", to_act=deal.to_act)
+            raise RuleViolation("MULAT-BID-5", M("after the hold only the dealer and %(duel)s bid on; it is %(to_act)s's turn", duel=Seat(deal.duel[1]), to_act=Seat(deal.to_act)), to_act=deal.to_act)
         if player in deal.passed:
-            raise RuleViolation("MULAT-BID-3", f"player {player} has passed and is out of the bidding")
-        raise RuleViolation("MULAT-BID-2", f"it is player {deal.to_act}'s turn to bid, not player {player}'s",
+            raise RuleViolation("MULAT-BID-3", M("%(player)s has passed and is out of the bidding", player=Seat(player)))
+        raise RuleViolation("MULAT-BID-2", M("it is %(to_act)s's turn to bid, not %(player)s's", to_act=Seat(deal.to_act), player=Seat(player)),
                             to_act=deal.to_act)
 
     def _bid(self, state: MulState, event: Mapping[str, Any]) -> MulState:
@@ -547,15 +553,13 @@ class Mulatschak(BaseRules):
         if tricks == 0:
             return self._pass(state, event)
         if not 1 <= tricks <= 5:
-            raise RuleViolation("MULAT-BID-1", f"a bid is 1 to 5 tricks (0 to pass), not {tricks}")
+            raise RuleViolation("MULAT-BID-1", M("a bid is 1 to 5 tricks (0 to pass), not %(tricks)s", tricks=tricks))
         deal = self._bidding_deal(state, player)
         self._check_turn(deal, player)
         if state.scores[player] <= BID_LIMIT:
-            raise RuleViolation("MULAT-BID-7", f"player {player} has {state.scores[player]} points (5 or less) "
-                                "and may only pass", score=state.scores[player])
+            raise RuleViolation("MULAT-BID-7", M("%(player)s has %(score)s points (5 or less) and may only pass", player=Seat(player), score=state.scores[player]), score=state.scores[player])
         if tricks <= deal.high:
-            raise RuleViolation("MULAT-BID-3", f"a bid must be at least {deal.high + 1} (the highest so far is "
-                                f"{deal.high})", minimum=deal.high + 1)
+            raise RuleViolation("MULAT-BID-3", M("a bid must be at least %(value)s (the highest so far is %(high)s)", value=deal.high + 1, high=deal.high), minimum=deal.high + 1)
         calls = deal.calls + (Call(player, "bid", tricks),)
         new = evolve(deal, calls=calls, high=tricks, high_bidder=player)
         if deal.duel is not None:
@@ -603,13 +607,12 @@ class Mulatschak(BaseRules):
         player = _player(state, event)
         deal = self._bidding_deal(state, player)
         if player != deal.dealer:
-            raise RuleViolation("MULAT-BID-4", "only the dealer may hold (\"mit mir\")")
+            raise RuleViolation("MULAT-BID-4", M('only the dealer may hold ("mit mir")'))
         self._check_turn(deal, player)
         if state.scores[player] <= BID_LIMIT:
-            raise RuleViolation("MULAT-BID-7", f"the dealer has {state.scores[player]} points (5 or less) "
-                                "and may only pass", score=state.scores[player])
+            raise RuleViolation("MULAT-BID-7", M("the dealer has %(score)s points (5 or less) and may only pass", score=state.scores[player]), score=state.scores[player])
         if deal.high_bidder is None or deal.high_bidder == player:
-            raise RuleViolation("MULAT-BID-4", "there is no bid to hold")
+            raise RuleViolation("MULAT-BID-4", M("there is no bid to hold"))
         displaced = deal.high_bidder
         new = evolve(deal, calls=deal.calls + (Call(player, "hold", deal.high),), high_bidder=player,
                       duel=(player, displaced), to_act=displaced)
@@ -621,19 +624,17 @@ class Mulatschak(BaseRules):
         player = _player(state, event)
         others = event.get("together_with", [])
         if not isinstance(others, list) or any(isinstance(o, bool) or not isinstance(o, int) for o in others):
-            raise MalformedEvent("'together_with' must be a list of seat numbers", event)
+            raise MalformedEvent(M("'together_with' must be a list of seat numbers"), event)
         deal = self._implied_cut(state)
         if deal.phase != "bidding" or deal.calls:
-            raise RuleViolation("MULAT-BID-8", "a Muli is announced out of turn only straight after the deal; "
-                                "now bid 5 in turn")
+            raise RuleViolation("MULAT-BID-8", M("a Muli is announced out of turn only straight after the deal; now bid 5 in turn"))
         deal = self._bidding_deal(state, player)
         callers = sorted({player, *others})
         for p in callers:
             if not 0 <= p < state.n:
-                raise MalformedEvent(f"there is no player {p}", event)
+                raise MalformedEvent(M("there is no player %(seat)s", seat=p), event)
             if state.scores[p] <= BID_LIMIT:
-                raise RuleViolation("MULAT-BID-7", f"player {p} has {state.scores[p]} points (5 or less) and "
-                                    "may not announce a Muli", player=p)
+                raise RuleViolation("MULAT-BID-7", M("%(p)s has %(score)s points (5 or less) and may not announce a Muli", p=Seat(p), score=state.scores[p]), player=p)
         # MULAT-AMB-18: the announcer nearest to forehand, clockwise, is heard first.
         first = min(callers, key=lambda p: (p - deal.forehand) % state.n)
         new = evolve(deal, calls=(Call(first, "muli", 5),), high=5, high_bidder=first, muli_out_of_turn=True)
@@ -651,39 +652,37 @@ class Mulatschak(BaseRules):
         deal = _deal(state)
         player = _player(state, event)
         if deal.phase != "trump":
-            raise RuleViolation("MULAT-TRUMP-1", "trumps are named once the bidding is over, by the declarer")
+            raise RuleViolation("MULAT-TRUMP-1", M("trumps are named once the bidding is over, by the declarer"))
         if player != deal.declarer:
-            raise RuleViolation("MULAT-TRUMP-1", f"player {deal.declarer}, the declarer, names trumps")
+            raise RuleViolation("MULAT-TRUMP-1", M("%(declarer)s, the declarer, names trumps", declarer=Seat(deal.declarer)))
         if deal.muli_out_of_turn:
             _check_no_weak_hand(state, deal)
         if _bool(event, "delayed", False):
             return self._delayed_trump(state, deal, player, event)
         suit = _suit(event)
         if suit is None:
-            raise MalformedEvent("name the trump suit: 'suit' H, S, L or E (or 'delayed': true)", event)
+            raise MalformedEvent(M("name the trump suit: 'suit' H, S, L or E (or 'delayed': true)"), event)
         return self._after_trump(state, evolve(deal, trump=suit))
 
     def _delayed_trump(self, state: MulState, deal: Deal, player: int, event: Mapping[str, Any]) -> MulState:
         if deal.muli:
-            raise RuleViolation("MULAT-EXCH-1", "there is no exchange in a Muli, so no delayed trump")
+            raise RuleViolation("MULAT-EXCH-1", M("there is no exchange in a Muli, so no delayed trump"))
         if state.scores[player] <= STAY_LIMIT:
-            raise RuleViolation("MULAT-EXCH-1", f"player {player} has {state.scores[player]} points (3 or "
-                                "less) and may not exchange, so cannot delay trumps")
+            raise RuleViolation("MULAT-EXCH-1", M("%(player)s has %(score)s points (3 or less) and may not exchange, so cannot delay trumps", player=Seat(player), score=state.scores[player]))
         _check_limit(state, 5)
         face_up = _cards(event, "face_up", state.opts)
         if not face_up:
-            raise RuleViolation("MULAT-TRUMP-2", "give the face-up card(s) dealt after the five")
+            raise RuleViolation("MULAT-TRUMP-2", M("give the face-up card(s) dealt after the five"))
         named = _suit(event)
         first = face_up[0]
         if first == WELI:
             if named is None:
-                raise RuleViolation("MULAT-TRUMP-2", "the Weli fixed trumps: the declarer names any suit "
-                                    "('suit')")
+                raise RuleViolation("MULAT-TRUMP-2", M("the Weli fixed trumps: the declarer names any suit ('suit')"))
             trump = named
         else:
             trump = first.suit
             if named is not None and named != trump:
-                raise RuleViolation("MULAT-TRUMP-2", f"the face-up {first} makes {SUIT_NAMES[trump]} trumps")
+                raise RuleViolation("MULAT-TRUMP-2", M("the face-up %(first)s makes %(suit_name)s trumps", first=first, suit_name=SUIT_NAMES[trump]))
         deal = evolve(_forget_hand(deal, player), trump=trump)
         new = _deal_face_up(state, deal, player, face_up, thrown=5, rule="MULAT-TRUMP-2", trump_first=True)
         new = evolve(new, exchanges=new.exchanges + (
@@ -712,19 +711,18 @@ class Mulatschak(BaseRules):
         home = event.get("type") == "stay_home"
         if home and deal.declarer is not None and (deal.muli or deal.trump == "H"):
             # No stay-home round at all in these deals: the duty to play is the rule at stake.
-            raise RuleViolation("MULAT-STAY-2", "nobody stays home when Herz is trumps or in a Muli")
+            raise RuleViolation("MULAT-STAY-2", M("nobody stays home when Herz is trumps or in a Muli"))
         if deal.phase != "stay":
-            raise RuleViolation("MULAT-STAY-1", "players decide to play or stay home once trumps are named")
+            raise RuleViolation("MULAT-STAY-1", M("players decide to play or stay home once trumps are named"))
         if player != deal.to_act:
-            raise RuleViolation("MULAT-STAY-1", f"it is player {deal.to_act}'s turn to decide",
+            raise RuleViolation("MULAT-STAY-1", M("it is %(to_act)s's turn to decide", to_act=Seat(deal.to_act)),
                                 to_act=deal.to_act)
         if home:
             if state.scores[player] <= STAY_LIMIT:
-                raise RuleViolation("MULAT-STAY-3", f"player {player} has {state.scores[player]} points "
-                                    "(3 or less) and must play", score=state.scores[player])
+                raise RuleViolation("MULAT-STAY-3", M("%(player)s has %(score)s points (3 or less) and must play", player=Seat(player), score=state.scores[player]), score=state.scores[player])
             last = player == deal.stay_order[-1]
             if last and all(deal.decisions[p] == "home" for p in deal.stay_order[:-1]):
-                raise RuleViolation("MULAT-STAY-4", "everyone else stayed home, so the last player must play")
+                raise RuleViolation("MULAT-STAY-4", M("everyone else stayed home, so the last player must play"))
         decisions = list(deal.decisions)
         decisions[player] = "home" if home else "play"
         hands = list(deal.hands)
@@ -764,33 +762,32 @@ class Mulatschak(BaseRules):
         deal = _deal(state)
         player = _player(state, event)
         if deal.phase != "exchange":
-            raise RuleViolation("MULAT-EXCH-1", "exchanging happens after the stay-home decisions, before play"
-                                + (" (no exchange in a Muli)" if deal.muli and deal.phase == "play" else ""))
+            raise RuleViolation("MULAT-EXCH-1", M("exchanging happens after the stay-home decisions, before play "
+                                                  "(no exchange in a Muli)") if deal.muli and deal.phase == "play"
+                                else M("exchanging happens after the stay-home decisions, before play"))
         if deal.decisions[player] == "home":
-            raise RuleViolation("MULAT-STAY-5", f"player {player} stayed home and does not exchange")
+            raise RuleViolation("MULAT-STAY-5", M("%(player)s stayed home and does not exchange", player=Seat(player)))
         if any(e.player == player and e.kind == "trump" for e in deal.exchanges):
-            raise RuleViolation("MULAT-TRUMP-2", "the delayed trump was the declarer's exchange")
+            raise RuleViolation("MULAT-TRUMP-2", M("the delayed trump was the declarer's exchange"))
         if state.scores[player] <= STAY_LIMIT:
-            raise RuleViolation("MULAT-EXCH-1", f"player {player} has {state.scores[player]} points (3 or less) "
-                                "and may not exchange", score=state.scores[player])
+            raise RuleViolation("MULAT-EXCH-1", M("%(player)s has %(score)s points (3 or less) and may not exchange", player=Seat(player), score=state.scores[player]), score=state.scores[player])
         if not serving and any(e.player == player for e in deal.exchanges):
-            raise RuleViolation("MULAT-EXCH-3", f"player {player} has already exchanged; once only")
+            raise RuleViolation("MULAT-EXCH-3", M("%(player)s has already exchanged; once only", player=Seat(player)))
         if player != deal.to_act:
-            raise RuleViolation("MULAT-EXCH-2", f"it is player {deal.to_act}'s turn to exchange", to_act=deal.to_act)
+            raise RuleViolation("MULAT-EXCH-2", M("it is %(to_act)s's turn to exchange", to_act=Seat(deal.to_act)), to_act=deal.to_act)
         return deal, player
 
     def _exchange(self, state: MulState, event: Mapping[str, Any]) -> MulState:
         deal, player = self._exchange_turn(state, event)
         if not deal.exch_queue:
-            raise RuleViolation("MULAT-EXCH-5", f"player {player} is to be dealt the Bridge cards now "
-                                "(event 'bridge_cards')")
+            raise RuleViolation("MULAT-EXCH-5", M("%(player)s is to be dealt the Bridge cards now (event 'bridge_cards')", player=Seat(player)))
         kind = str_field(event, "kind", default="normal", max_len=20)
         if kind == "normal":
             count = event.get("count")
             if isinstance(count, bool) or not isinstance(count, int):
-                raise MalformedEvent("a normal exchange needs 'count', the number of cards (0-5)", event)
+                raise MalformedEvent(M("a normal exchange needs 'count', the number of cards (0-5)"), event)
             if not 0 <= count <= 5:
-                raise RuleViolation("MULAT-EXCH-3", f"exchange 0 to 5 cards, not {count}")
+                raise RuleViolation("MULAT-EXCH-3", M("exchange 0 to 5 cards, not %(count)s", count=count))
             _check_limit(state, count)
             # An entered hand is forgotten before drawing: a reshuffle must not trust it any more.
             base = _forget_hand(deal, player) if count else deal
@@ -802,15 +799,14 @@ class Mulatschak(BaseRules):
             _check_limit(state, 5)
             thrown = evolve(deal, discards=deal.discards + 5)
             if _available(state, thrown) < 6:
-                raise RuleViolation("MULAT-EXCH-9", f"a Bridge needs at least 6 stock cards; "
-                                    f"{_available(state, deal)} left", stock=_available(state, deal))
+                raise RuleViolation("MULAT-EXCH-9", M("a Bridge needs at least 6 stock cards; %(value)s left", value=_available(state, deal)), stock=_available(state, deal))
             new = evolve(thrown, reserved=thrown.reserved + 6, bridge_queue=thrown.bridge_queue + (player,),
                           exchanges=thrown.exchanges + (Exchange(player, "bridge", 5, 0, served=False),))
             new = _forget_hand(new, player)
         elif kind in ("sau", "seven"):
             new = self._sau_or_seven(state, deal, player, kind)
         else:
-            raise MalformedEvent(f"unknown exchange kind {kind!r} (normal, sight, bridge, sau, seven)", event)
+            raise MalformedEvent(M("unknown exchange kind %(kind)s (normal, sight, bridge, sau, seven)", kind=repr(kind)), event)
         new = evolve(new, exch_queue=new.exch_queue[1:])
         return evolve(state, deal=self._next_exchange(state, new), scored=())
 
@@ -822,8 +818,8 @@ class Mulatschak(BaseRules):
         thrown = evolve(_forget_hand(deal, player), discards=deal.discards + 1)
         if _available(state, thrown) < need:
             if need == 2 and _available(state, thrown) == 1:
-                raise RuleViolation("MULAT-EXCH-4", "only one stock card is left: the face-up card must be kept")
-            raise RuleViolation("MULAT-EXCH-9", "the stock is empty", stock=_available(state, deal))
+                raise RuleViolation("MULAT-EXCH-4", M("only one stock card is left: the face-up card must be kept"))
+            raise RuleViolation("MULAT-EXCH-9", M("the stock is empty"), stock=_available(state, deal))
         new = _take(state, thrown, 1, player)
         _check_unseen(new, card, None)
         if keep:
@@ -841,16 +837,15 @@ class Mulatschak(BaseRules):
         else:
             rule, keep, draw, extra = "MULAT-EXCH-7", Card("7", "S"), 6, 2
             if trump != "S":
-                raise RuleViolation(rule, "six on the seven is only allowed when Schelle is trumps")
+                raise RuleViolation(rule, M("six on the seven is only allowed when Schelle is trumps"))
         _check_limit(state, 4)
         _check_unseen(deal, keep, player)   # seen elsewhere, or out of reach since a reshuffle
         entered = deal.current_hand(player)
         if entered is not None and keep not in entered:
-            raise RuleViolation(rule, f"player {player} does not hold {keep}", card=str(keep))
+            raise RuleViolation(rule, M("%(player)s does not hold %(keep)s", player=Seat(player), keep=keep), card=str(keep))
         thrown = evolve(_forget_hand(deal, player), discards=deal.discards + 4)
         if _available(state, thrown) < draw:
-            raise RuleViolation("MULAT-EXCH-9", f"this exchange needs {draw} stock cards; "
-                                f"{_available(state, deal)} left", stock=_available(state, deal))
+            raise RuleViolation("MULAT-EXCH-9", M("this exchange needs %(draw)s stock cards; %(value)s left", draw=draw, value=_available(state, deal)), stock=_available(state, deal))
         new = _take(state, thrown, draw, player)
         new = evolve(new, discards=new.discards + extra).with_owner(keep, player)
         return evolve(new, exchanges=new.exchanges + (Exchange(player, kind, 4, draw, (keep,)),))
@@ -858,11 +853,10 @@ class Mulatschak(BaseRules):
     def _bridge_cards(self, state: MulState, event: Mapping[str, Any]) -> MulState:
         deal, player = self._exchange_turn(state, event, serving=True)
         if deal.exch_queue or not deal.bridge_queue or deal.bridge_queue[0] != player:
-            raise RuleViolation("MULAT-EXCH-2", "Bridge cards are dealt after every other exchange, "
-                                "clockwise from the declarer")
+            raise RuleViolation("MULAT-EXCH-2", M("Bridge cards are dealt after every other exchange, clockwise from the declarer"))
         face_up = _cards(event, "face_up", state.opts)
         if not face_up:
-            raise RuleViolation("MULAT-EXCH-5", "give the face-up card(s) dealt after the five")
+            raise RuleViolation("MULAT-EXCH-5", M("give the face-up card(s) dealt after the five"))
         released = evolve(deal, reserved=deal.reserved - 6)
         new = _deal_face_up(state, released, player, face_up, thrown=0, rule="MULAT-EXCH-5", trump_first=False)
         exchanges = tuple(evolve(e, drawn=5 + len(face_up), face_up=tuple(face_up), served=True)
@@ -877,14 +871,13 @@ class Mulatschak(BaseRules):
         player = _player(state, event)
         card = _card(event, "card", state.opts)
         if deal.phase == "review":
-            raise RuleViolation("MULAT-SCORE-9", "all five tricks are played; confirm or dismiss the revoke "
-                                "proposals")
+            raise RuleViolation("MULAT-SCORE-9", M("all five tricks are played; confirm or dismiss the revoke proposals"))
         if deal.phase != "play":
-            raise RuleViolation("MULAT-PLAY-1", "play starts after the exchanges")
+            raise RuleViolation("MULAT-PLAY-1", M("play starts after the exchanges"))
         if deal.decisions[player] == "home":
-            raise RuleViolation("MULAT-STAY-5", f"player {player} stayed home and does not play")
+            raise RuleViolation("MULAT-STAY-5", M("%(player)s stayed home and does not play", player=Seat(player)))
         if player != deal.to_act:
-            raise RuleViolation("MULAT-PLAY-1", f"it is player {deal.to_act}'s turn to play", to_act=deal.to_act)
+            raise RuleViolation("MULAT-PLAY-1", M("it is %(to_act)s's turn to play", to_act=Seat(deal.to_act)), to_act=deal.to_act)
         _check_unseen(deal, card, player)
         hand = deal.current_hand(player)
         trick = deal.tricks[-1] if deal.tricks and len(deal.tricks[-1]) < len(deal.active) else ()
@@ -892,11 +885,11 @@ class Mulatschak(BaseRules):
         assert trump is not None
         if hand is not None:
             if card not in hand:
-                raise RuleViolation("MULAT-EXCH-8", f"{card} is not in the hand player {player} entered",
+                raise RuleViolation("MULAT-EXCH-8", M("%(card)s is not in the hand %(player)s entered", card=card, player=Seat(player)),
                                     hand=[str(c) for c in hand])
             breach = check_play(hand, [c for _, c in trick], card, trump, state.opts.duties)
             if breach is not None:
-                raise RuleViolation(BREACH_RULES[breach.kind], breach.describe(player), kind=breach.kind,
+                raise RuleViolation(BREACH_RULES[breach.kind], breach.describe(player, "german"), kind=breach.kind,
                                     card=str(card), witness=str(breach.witness))
         if trick:
             tricks = deal.tricks[:-1] + (trick + ((player, card),),)
@@ -930,7 +923,7 @@ class Mulatschak(BaseRules):
         confirm = event.get("type") == "confirm"
         match = [p for p in state.proposals if p.id == ident and p.status == "pending"]
         if not match:
-            raise RuleViolation("MULAT-SCORE-9", f"there is no pending proposal {ident}", proposal=ident)
+            raise RuleViolation("MULAT-SCORE-9", M("there is no pending proposal %(ident)s", ident=ident), proposal=ident)
         proposals = tuple(evolve(p, status="confirmed" if confirm else "dismissed") if p.id == ident else p
                           for p in state.proposals)
         new = evolve(state, proposals=proposals, scored=())
@@ -963,11 +956,9 @@ class Mulatschak(BaseRules):
         number = len(state.sheet) + 1
         if _bool(event, "thrown_in", False):
             if not state.opts.allpass_redeal:
-                raise RuleViolation("MULAT-BID-9", "when everyone passes the dealer plays for 1 trick "
-                                    "(a throw-in needs the all-pass-redeal house rule)")
+                raise RuleViolation("MULAT-BID-9", M("when everyone passes the dealer plays for 1 trick (a throw-in needs the all-pass-redeal house rule)"))
             if all(s <= BID_LIMIT for s in state.scores):
-                raise RuleViolation("MULAT-OPT-ALLPASS-REDEAL", "everyone is on 5 or less, so nobody may bid "
-                                    "and the dealer must play for 1 trick")
+                raise RuleViolation("MULAT-OPT-ALLPASS-REDEAL", M("everyone is on 5 or less, so nobody may bid and the dealer must play for 1 trick"))
             row = Row(number, dealer, None, 0, False, None, (), (), (None,) * n, (), None, (0,) * n,
                       state.scores, note="thrown in: everyone passed")
             return evolve(state, sheet=state.sheet + (row,), dealer=(dealer + 1) % n,
@@ -977,72 +968,68 @@ class Mulatschak(BaseRules):
         forced = _bool(event, "forced", False)
         trump = _suit(event)
         if trump is None:
-            raise RuleViolation("MULAT-TRUMP-1", "name the trump suit: H, S, L or E")
+            raise RuleViolation("MULAT-TRUMP-1", M("name the trump suit: H, S, L or E"))
         home = _seat_list(event, "home", n)
         revokes = _seat_list(event, "revokes", n)
         causes = event.get("causes", [])
         if not isinstance(causes, list) or not all(isinstance(c, str) for c in causes):
-            raise MalformedEvent("'causes' must be a list of 'hearts', 'knock', 'collapse'", event)
+            raise MalformedEvent(M("'causes' must be a list of 'hearts', 'knock', 'collapse'"), event)
         raw_tricks = event.get("tricks")
         if not isinstance(raw_tricks, list) or len(raw_tricks) != n:
-            raise MalformedEvent(f"'tricks' must list the tricks of all {n} players (null for home)", event)
+            raise MalformedEvent(M("'tricks' must list the tricks of all %(n)s players (null for home)", n=n), event)
         for t in raw_tricks:
             if t is not None and (isinstance(t, bool) or not isinstance(t, int)):
-                raise MalformedEvent("each entry of 'tricks' must be a whole number or null", event)
+                raise MalformedEvent(M("each entry of 'tricks' must be a whole number or null"), event)
         if not 1 <= bid <= 5:
-            raise RuleViolation("MULAT-BID-1", f"a contract is 1 to 5 tricks, not {bid}")
+            raise RuleViolation("MULAT-BID-1", M("a contract is 1 to 5 tricks, not %(bid)s", bid=bid))
         if forced:
             if declarer != dealer or bid != 1:
-                raise RuleViolation("MULAT-BID-9", f"when everyone passes the dealer (player {dealer}) "
-                                    "plays for 1 trick")
+                raise RuleViolation("MULAT-BID-9", M("when everyone passes the dealer (%(dealer)s) plays for 1 trick", dealer=Seat(dealer)))
             if state.opts.allpass_redeal and not all(s <= BID_LIMIT for s in state.scores):
-                raise RuleViolation("MULAT-OPT-ALLPASS-REDEAL", "at this table an all-pass deal is thrown in")
+                raise RuleViolation("MULAT-OPT-ALLPASS-REDEAL", M("at this table an all-pass deal is thrown in"))
         elif state.scores[declarer] <= BID_LIMIT:
-            raise RuleViolation("MULAT-BID-7", f"player {declarer} has {state.scores[declarer]} points (5 or "
-                                "less) and could not bid", score=state.scores[declarer])
+            raise RuleViolation("MULAT-BID-7", M("%(declarer)s has %(score)s points (5 or less) and could not bid", declarer=Seat(declarer), score=state.scores[declarer]), score=state.scores[declarer])
         if declarer in home:
-            raise RuleViolation("MULAT-STAY-1", "the declarer cannot stay home")
+            raise RuleViolation("MULAT-STAY-1", M("the declarer cannot stay home"))
         if home and (bid == 5 or trump == "H"):
-            raise RuleViolation("MULAT-STAY-2", "nobody stays home when Herz is trumps or in a Muli")
+            raise RuleViolation("MULAT-STAY-2", M("nobody stays home when Herz is trumps or in a Muli"))
         for p in home:
             if state.scores[p] <= STAY_LIMIT:
-                raise RuleViolation("MULAT-STAY-3", f"player {p} has {state.scores[p]} points (3 or less) and "
-                                    "had to play", player=p)
+                raise RuleViolation("MULAT-STAY-3", M("%(p)s has %(score)s points (3 or less) and had to play", p=Seat(p), score=state.scores[p]), player=p)
         if len(home) >= n - 1:
-            raise RuleViolation("MULAT-STAY-4", "at least one player must play against the declarer")
+            raise RuleViolation("MULAT-STAY-4", M("at least one player must play against the declarer"))
         tricks: list[int | None] = []
         for p, t in enumerate(raw_tricks):
             if p in home:
                 if t not in (None, 0):
-                    raise RuleViolation("MULAT-STAY-5", f"player {p} stayed home and took no tricks")
+                    raise RuleViolation("MULAT-STAY-5", M("%(p)s stayed home and took no tricks", p=Seat(p)))
                 tricks.append(None)
             else:
                 if t is None or not 0 <= t <= 5:
-                    raise RuleViolation("MULAT-SCORE-6", f"player {p} took {t} tricks: give 0 to 5")
+                    raise RuleViolation("MULAT-SCORE-6", M("%(p)s took %(t)s tricks: give 0 to 5", p=Seat(p), t=t))
                 tricks.append(t)
         total = sum(t for t in tricks if t is not None)
         if total != 5:
-            raise RuleViolation("MULAT-SCORE-6", f"the tricks add up to {total}, not 5", total=total)
+            raise RuleViolation("MULAT-SCORE-6", M("the tricks add up to %(total)s, not 5", total=total), total=total)
         for p in revokes:
             if p in home:
-                raise RuleViolation("MULAT-SCORE-9", f"player {p} stayed home and cannot have revoked")
+                raise RuleViolation("MULAT-SCORE-9", M("%(p)s stayed home and cannot have revoked", p=Seat(p)))
         for cause in causes:
             if cause not in ("hearts", "knock", "collapse"):
-                raise RuleViolation("MULAT-SCORE-2", f"unknown doubling {cause!r} (hearts, knock, collapse)")
+                raise RuleViolation("MULAT-SCORE-2", M("unknown doubling %(cause)s (hearts, knock, collapse)", cause=repr(cause)))
         if causes.count("knock") > 1 or causes.count("hearts") > 1:
-            raise RuleViolation("MULAT-SCORE-2", "a deal can be knocked, or have Herz trumps, only once")
+            raise RuleViolation("MULAT-SCORE-2", M("a deal can be knocked, or have Herz trumps, only once"))
         if "hearts" in causes and trump != "H":
-            raise RuleViolation("MULAT-SCORE-2", "the hearts doubling needs Herz trumps")
+            raise RuleViolation("MULAT-SCORE-2", M("the hearts doubling needs Herz trumps"))
         if "knock" in causes and state.opts.no_knock:
-            raise RuleViolation("MULAT-OPT-NO-KNOCK", "knocking is not allowed at this table")
+            raise RuleViolation("MULAT-OPT-NO-KNOCK", M("knocking is not allowed at this table"))
         breaker: int | None = None
         failed_muli = bid == 5 and tricks[declarer] != 5
         if event.get("breaker") is not None or (failed_muli and state.opts.muli_breaker):
             # Needed to score a failed Muli under MULAT-OPT-MULI-BREAKER; otherwise only noted.
             breaker = int_field(event, "breaker", minimum=0, maximum=n - 1)
             if not failed_muli or breaker == declarer or not tricks[breaker]:
-                raise RuleViolation("MULAT-SCORE-4", "the breaker is an opponent who took the first trick the "
-                                    "declarer lost")
+                raise RuleViolation("MULAT-SCORE-4", M("the breaker is an opponent who took the first trick the declarer lost"))
         collapses = causes.count("collapse")
         if state.opts.collapse_cap:
             collapses = min(collapses, 1)
@@ -1057,7 +1044,7 @@ class Mulatschak(BaseRules):
             return None
         winner: int | list[int] = state.winner[0] if len(state.winner) == 1 else list(state.winner)
         rule = "MULAT-END-2" if sum(1 for s in state.scores if s <= 0) > 1 else "MULAT-END-1"
-        return Outcome(winner, "reached 0 from 21", rule)
+        return Outcome(winner, M("reached 0 from 21"), rule)
 
     def hints(self, state: MulState) -> list[Event]:
         if state.over or state.deal is None:
@@ -1094,9 +1081,9 @@ def resume(state: MulState, scores: Sequence[int], dealer: int) -> MulState:
     spec's worked examples, which begin mid-game.
     """
     if state.sheet or (state.deal is not None and (state.deal.phase != "cut" or state.deal.collapses)):
-        raise RuleViolation("MULAT-DEAL-1", "a game can only be resumed before its first deal")
+        raise RuleViolation("MULAT-DEAL-1", M("a game can only be resumed before its first deal"))
     if len(scores) != state.n or not 0 <= dealer < state.n:
-        raise SetupError("MULAT-COMP-5", f"give one score for each of the {state.n} players and a dealer seat")
+        raise SetupError("MULAT-COMP-5", M("give one score for each of the %(n)s players and a dealer seat", n=state.n))
     after = evolve(state, scores=tuple(scores), dealer=dealer)
     return after if state.deal is None else evolve(after, deal=_fresh_deal(after, 1, dealer, 0))
 
@@ -1119,14 +1106,14 @@ def _deal(state: MulState) -> Deal:
 def _player(state: MulState, event: Mapping[str, Any]) -> int:
     player = int_field(event, "player")
     if not 0 <= player < state.n:
-        raise MalformedEvent(f"there is no player {player}; seats are 0 to {state.n - 1}", event)
+        raise MalformedEvent(M("there is no player %(seat)s; seats are 0 to %(last)s", seat=player, last=state.n - 1), event)
     return player
 
 
 def _bool(event: Mapping[str, Any], key: str, default: bool | None) -> bool:
     value = event.get(key, default)
     if not isinstance(value, bool):
-        raise MalformedEvent(f"{key!r} must be true or false", event)
+        raise MalformedEvent(M("%(key)s must be true or false", key=repr(key)), event)
     return value
 
 
@@ -1135,10 +1122,10 @@ def _suit(event: Mapping[str, Any]) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise MalformedEvent("the suit must be H, S, L or E", event)
+        raise MalformedEvent(M("the suit must be H, S, L or E"), event)
     suit = value.strip().upper()
     if suit not in SUITS:
-        raise RuleViolation("MULAT-TRUMP-1", f"trumps are H, S, L or E, not {value!r}")
+        raise RuleViolation("MULAT-TRUMP-1", M("trumps are H, S, L or E, not %(value)s", value=repr(value)))
     return suit
 
 
@@ -1148,15 +1135,16 @@ _PACKS: dict[bool, frozenset[Card]] = {sixes: frozenset(german_pack(with_sixes=s
 def _in_pack(card: Card, opts: Opts) -> None:
     if card not in _PACKS[opts.pack36]:
         if card == Card("6", "S"):
-            raise RuleViolation("MULAT-COMP-3", "the Schellen-6 is the Weli: write W")
-        raise RuleViolation("MULAT-COMP-1", f"{card} is not in this pack"
-                            + ("" if opts.pack36 else " (sixes only with the 36-card pack)"), card=str(card))
+            raise RuleViolation("MULAT-COMP-3", M("the Schellen-6 is the Weli: write W"))
+        raise RuleViolation("MULAT-COMP-1", M("%(card)s is not in this pack", card=card) if opts.pack36 else
+                            M("%(card)s is not in this pack (sixes only with the 36-card pack)", card=card),
+                            card=str(card))
 
 
 def _card(event: Mapping[str, Any], key: str, opts: Opts) -> Card:
     raw = event.get(key)
     if not isinstance(raw, str):
-        raise MalformedEvent(f"the event needs {key!r}, a card such as 'OH' or 'W'", event)
+        raise MalformedEvent(M("the event needs %(key)s, a card such as 'OH' or 'W'", key=repr(key)), event)
     card = parse_card(raw, "german")
     _in_pack(card, opts)
     return card
@@ -1165,12 +1153,12 @@ def _card(event: Mapping[str, Any], key: str, opts: Opts) -> Card:
 def _cards(event: Mapping[str, Any], key: str, opts: Opts) -> list[Card]:
     raw = event.get(key)
     if not isinstance(raw, (list, str)):
-        raise MalformedEvent(f"the event needs {key!r}, a list of cards", event)
+        raise MalformedEvent(M("the event needs %(key)s, a list of cards", key=repr(key)), event)
     cards = parse_cards(raw, "german")
     for card in cards:
         _in_pack(card, opts)
     if len(set(cards)) != len(cards):
-        raise RuleViolation("MULAT-COMP-1", "the same card is given twice", cards=[str(c) for c in cards])
+        raise RuleViolation("MULAT-COMP-1", M("the same card is given twice"), cards=[str(c) for c in cards])
     return cards
 
 
@@ -1178,28 +1166,27 @@ def _seat_list(event: Mapping[str, Any], key: str, n: int) -> list[int]:
     raw = event.get(key, [])
     if not isinstance(raw, list) or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n
                                         for p in raw):
-        raise MalformedEvent(f"{key!r} must be a list of seat numbers 0 to {n - 1}", event)
+        raise MalformedEvent(M("%(key)s must be a list of seat numbers 0 to %(value)s", key=repr(key), value=n - 1), event)
     return sorted(set(raw))
 
 
 def _check_unseen(deal: Deal, card: Card, player: int | None) -> None:
     """MULAT-COMP-1: a card can turn up only once; a card known to be with one player is nobody else's."""
     if card in deal.all_played():
-        raise RuleViolation("MULAT-COMP-1", f"{card} has already been played in this deal", card=str(card))
+        raise RuleViolation("MULAT-COMP-1", M("%(card)s has already been played in this deal", card=card), card=str(card))
     holder = deal.owner(card)
     if holder is None:
         who = dict(deal.reach).get(card) if player is not None and deal.reach else None
         if who is not None and player not in who:
-            seats = ", ".join(str(p) for p in who) or "nobody yet"
-            raise RuleViolation("MULAT-COMP-1", f"{card} was seen before the stock was reshuffled: since then only "
-                                f"its last holder or a player who drew from the new stock can have it ({seats})",
+            seats = Join(tuple(Seat(p) for p in who), ", ") if who else M("nobody yet")
+            raise RuleViolation("MULAT-COMP-1", M("%(card)s was seen before the stock was reshuffled: since then only its last holder or a player who drew from the new stock can have it (%(seats)s)", card=card, seats=seats),
                                 card=str(card), holders=list(who))
         return
     if holder == player:
         return
     if holder == -1:
-        raise RuleViolation("MULAT-COMP-1", f"{card} has been thrown away in this deal", card=str(card))
-    raise RuleViolation("MULAT-COMP-1", f"{card} has already been seen with player {holder}", card=str(card),
+        raise RuleViolation("MULAT-COMP-1", M("%(card)s has been thrown away in this deal", card=card), card=str(card))
+    raise RuleViolation("MULAT-COMP-1", M("%(card)s has already been seen with %(holder)s", card=card, holder=Seat(holder)), card=str(card),
                         holder=holder)
 
 
@@ -1215,14 +1202,12 @@ def _check_no_weak_hand(state: MulState, deal: Deal) -> None:
     for p in range(state.n):
         entered = deal.hands[p]
         if entered is not None and len(entered) == 5 and _weak(entered, state.opts):
-            raise RuleViolation("MULAT-DEAL-7", f"player {p} holds nothing above the 10 and must declare "
-                                "unter dem Hund first", player=p)
+            raise RuleViolation("MULAT-DEAL-7", M("%(p)s holds nothing above the 10 and must declare unter dem Hund first", p=Seat(p)), player=p)
 
 
 def _check_limit(state: MulState, count: int) -> None:
     if count > state.opts.exch_limit:
-        raise RuleViolation("MULAT-EXCH-10", f"at this table a player exchanges at most "
-                            f"{state.opts.exch_limit} cards", limit=state.opts.exch_limit)
+        raise RuleViolation("MULAT-EXCH-10", M("at this table a player exchanges at most %(exch_limit)s cards", exch_limit=state.opts.exch_limit), limit=state.opts.exch_limit)
 
 
 def _available(state: MulState, deal: Deal) -> int:
@@ -1261,7 +1246,7 @@ def _take(state: MulState, deal: Deal, count: int, player: int) -> Deal:
 def _throw_and_draw(state: MulState, deal: Deal, player: int, count: int, rule: str) -> Deal:
     after_throw = evolve(deal, discards=deal.discards + count)
     if count > _available(state, after_throw):
-        raise RuleViolation(rule, f"only {_available(state, deal)} stock cards are left", stock=_available(state, deal))
+        raise RuleViolation(rule, M("only %(value)s stock cards are left", value=_available(state, deal)), stock=_available(state, deal))
     return _take(state, after_throw, count, player)
 
 
@@ -1274,19 +1259,19 @@ def _deal_face_up(state: MulState, deal: Deal, player: int, face_up: Sequence[Ca
     pool = _available(state, after_throw)
     drawn = 5 + len(face_up)
     if pool < 6:
-        raise RuleViolation("MULAT-EXCH-9", f"this needs at least 6 stock cards; {pool} left", stock=pool)
+        raise RuleViolation("MULAT-EXCH-9", M("this needs at least 6 stock cards; %(pool)s left", pool=pool), stock=pool)
     if drawn > pool:
-        raise RuleViolation("MULAT-EXCH-9", f"only {pool} stock cards: at most {pool - 5} face-up cards",
+        raise RuleViolation("MULAT-EXCH-9", M("only %(pool)s stock cards: at most %(value)s face-up cards", pool=pool, value=pool - 5),
                             stock=pool)
     for index, card in enumerate(face_up[:-1]):
         if not (_is_trump(card, trump) or (index == 0 and trump_first)):
-            raise RuleViolation(rule, f"{card} is not a trump, so no card is dealt face up after it",
+            raise RuleViolation(rule, M("%(card)s is not a trump, so no card is dealt face up after it", card=card),
                                 card=str(card))
     last = face_up[-1]
     exhausted = drawn == pool
     last_is_trump = _is_trump(last, trump) or (len(face_up) == 1 and trump_first)
     if last_is_trump and not exhausted:
-        raise RuleViolation(rule, f"{last} is a trump, so another card is dealt face up", card=str(last))
+        raise RuleViolation(rule, M("%(last)s is a trump, so another card is dealt face up", last=last), card=str(last))
     new = _take(state, after_throw, drawn, player)
     for card in face_up:
         _check_unseen(new, card, None)   # after any reshuffle, which puts thrown cards back in play
@@ -1331,10 +1316,10 @@ def _refresh_proposals(state: MulState, deal: Deal, played_by: int | None = None
             old = proposals[index]
             if old.status == "pending" and old.deal == deal.number and old.kind != revoke.kind:
                 proposals[index] = evolve(old, kind=revoke.kind, evidence=revoke.evidence,
-                                          evidence_trick=revoke.evidence_trick, message=revoke.describe())
+                                          evidence_trick=revoke.evidence_trick, message=revoke.describe("german"))
             continue
         proposals.append(Proposal(next_id, deal.number, revoke.player, revoke.trick, revoke.card, revoke.kind,
-                                  revoke.evidence, revoke.evidence_trick, revoke.describe()))
+                                  revoke.evidence, revoke.evidence_trick, revoke.describe("german")))
         known[(revoke.player, revoke.trick)] = len(proposals) - 1
         next_id += 1
     return evolve(state, deal=deal, proposals=tuple(proposals), next_id=next_id, scored=())
@@ -1381,7 +1366,7 @@ def _book(state: MulState, number: int, dealer: int, declarer: int, contract: in
     totals = tuple(s + c for s, c in zip(state.scores, changes, strict=True))
     row = Row(number, dealer, declarer, contract, forced, trump, causes, home, tricks, revokes, breaker,
               changes, totals)
-    scored = tuple(Scored(p, change, what, rule, f"×{m}" if m > 1 else "")
+    scored = tuple(Scored(p, change, what, rule, Msg("×%(m)s", {"m": m}) if m > 1 else "")
                    for p, (change, what, rule) in enumerate(lines))
     winner = _winners(totals)
     next_dealer = (dealer + 1) % n
@@ -1505,55 +1490,68 @@ def _hints(state: MulState, deal: Deal) -> list[Event]:
     return []
 
 
-def _describe(event: Mapping[str, Any], players: Sequence[str]) -> str:
+def _describe(event: Mapping[str, Any], players: Sequence[str]) -> Msg:
     kind = event.get("type")
     p = event.get("player")
     who = players[p] if isinstance(p, int) and 0 <= p < len(players) else "?"
+    weli = bool(event.get("weli"))
     if kind == "cut":
-        return f"{who} cuts" + (" and keeps the Weli" if event.get("weli") else "")
+        return M("%(who)s cuts and keeps the Weli", who=who) if weli else M("%(who)s cuts", who=who)
     if kind == "knock":
-        return f"{who} knocks (×2)" + (" and keeps the Weli" if event.get("weli") else "")
+        return M("%(who)s knocks (×2) and keeps the Weli", who=who) if weli else M("%(who)s knocks (×2)", who=who)
     if kind == "collapse":
-        return f"{who}: unter dem Hund — redeal, next deal doubled"
+        return M("%(who)s: unter dem Hund — redeal, next deal doubled", who=who)
     if kind == "muli":
-        return f"{who} announces Muli"
+        return M("%(who)s announces Muli", who=who)
     if kind == "bid":
-        return f"{who} bids {event.get('tricks')}" if event.get("tricks") else f"{who} passes"
+        return M("%(who)s bids %(tricks)s", who=who, tricks=str(event.get("tricks"))) if event.get("tricks") \
+            else M("%(who)s passes", who=who)
     if kind == "pass":
-        return f"{who} passes"
+        return M("%(who)s passes", who=who)
     if kind == "hold":
-        return f"{who}: mit mir"
+        return M("%(who)s: mit mir", who=who)
     if kind == "trump":
         if event.get("delayed"):
-            return f"{who} takes the Packerl for trumps"
+            return M("%(who)s takes the Packerl for trumps", who=who)
         suit = str(event.get("suit", "?")).upper()
-        return f"{who} names {SUIT_NAMES.get(suit, suit)} trumps"
+        return M("%(who)s names %(suit)s trumps", who=who, suit=SUIT_NAMES.get(suit, suit))
     if kind == "join":
-        return f"{who} plays along"
+        return M("%(who)s plays along", who=who)
     if kind == "stay_home":
-        return f"{who} stays home"
+        return M("%(who)s stays home", who=who)
     if kind == "exchange":
         sort = event.get("kind", "normal")
         if sort == "normal":
-            return f"{who} exchanges {event.get('count')}"
-        return f"{who} exchanges ({sort})"
+            return M("%(who)s exchanges %(count)s", who=who, count=str(event.get("count")))
+        return M("%(who)s exchanges (%(kind)s)", who=who, kind=str(sort))
     if kind == "bridge_cards":
-        return f"{who} is dealt the Bridge"
+        return M("%(who)s is dealt the Bridge", who=who)
     if kind == "play":
-        return f"{who} plays {event.get('card')}"
+        return M("%(who)s plays %(card)s", who=who, card=_card_or_text(event.get("card")))
     if kind == "hand":
-        return f"{who} enters their hand"
-    if kind in ("confirm", "dismiss"):
-        return f"revoke proposal {event.get('proposal')} {kind}ed"
+        return M("%(who)s enters their hand", who=who)
+    if kind == "confirm":
+        return M("revoke proposal %(id)s confirmed", id=str(event.get("proposal")))
+    if kind == "dismiss":
+        return M("revoke proposal %(id)s dismissed", id=str(event.get("proposal")))
     if kind == "dealer":
-        return f"{who} deals first"
+        return M("%(who)s deals first", who=who)
     if kind == "deal_result":
         if event.get("thrown_in"):
-            return "deal thrown in"
+            return M("deal thrown in")
         d = event.get("declarer")
         name = players[d] if isinstance(d, int) and 0 <= d < len(players) else "?"
-        return f"{name} played {event.get('bid')} in {event.get('trump', event.get('suit'))}"
-    return str(kind)
+        return M("%(who)s played %(bid)s in %(suit)s", who=name, bid=str(event.get("bid")),
+                 suit=str(event.get("trump", event.get("suit"))))
+    return Msg("%(kind)s", {"kind": str(kind)})
+
+
+def _card_or_text(text: Any) -> Card | str:
+    """A card of the event as its name; text that is not a card as entered."""
+    try:
+        return parse_card(str(text), "german")
+    except ValueError:
+        return str(text)
 
 
 _Handler = Callable[[Mulatschak, MulState, Mapping[str, Any]], MulState]

@@ -45,6 +45,7 @@ from scorekeeper.engine.capture import (
     legal_with_mixed_values,
     mulle_scheme,
 )
+from scorekeeper.engine.messages import Join, M, Msg
 
 TARGET = 61
 COPIES = 2
@@ -81,6 +82,16 @@ TALLY_CAPS: dict[str, tuple[int, str]] = {
     "most_spades": (1, "MULLE-SCORE-7"),
 }
 
+# The tally facts in words (history lines, "3 × ace").
+_TALLY_WORDS = {"ace": M("ace"), "two_of_spades": M("two of spades"), "ten_of_diamonds": M("ten of diamonds"),
+                "tabbe": M("tabbe"), "mulle": M("mulle"), "last_capture": M("last capture"),
+                "most_spades": M("most spades")}
+
+
+def _tally_word(what: str) -> str:
+    return _TALLY_WORDS.get(what) or what.replace("_", " ")
+
+
 Phase = Literal["deal", "play", "tally", "over"]
 
 
@@ -116,8 +127,9 @@ def _cards(items: Any) -> list[Card]:
     return parse_cards(items)
 
 
-def _names(cards: Iterable[Card]) -> str:
-    return " ".join(card.pretty() for card in cards) or "nothing"
+def _names(cards: Iterable[Card]) -> Join | Msg:
+    listed = tuple(cards)
+    return Join(listed) if listed else M("nothing")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +155,7 @@ class LastMove:
             "mulle": self.mulle,
             "points": self.points,
             "describe": self.grouping.summary(self.card) if self.grouping else
-            f"trail: {self.card.pretty()} stays on the table",
+            M("trail: %(card)s stays on the table", card=self.card),
         }
 
 
@@ -295,7 +307,7 @@ class _Pegs:
         self.facts: list[Scored] = []
         self.winner: int | None = None
 
-    def add(self, side: int, points: int, what: str, rule: str, detail: str = "") -> None:
+    def add(self, side: int, points: int, what: str, rule: str, detail: str | Msg = "") -> None:
         if self.winner is not None or points == 0:
             return
         if side not in self.touched:
@@ -329,12 +341,12 @@ def move_points(card: Card, taken: Sequence[Card], table: Sequence[Card],
     for point_card in sorted([card, *taken], key=card_sort_key):
         value, what = point_value(point_card)
         if value:
-            facts.append((value, what, "MULLE-SCORE-1", point_card.pretty()))
+            facts.append((value, what, "MULLE-SCORE-1", Msg("%(card)s", {"card": point_card})))
     sweep, mulle = _sweep_and_mulle(card, taken, table)
     if sweep and sweep_counts:
-        facts.append((1, "tabbe", "MULLE-SCORE-2", "Tabbe"))
+        facts.append((1, "tabbe", "MULLE-SCORE-2", M("Tabbe")))
     if mulle:
-        facts.append((3, "mulle", "MULLE-SCORE-3", "Mulle!"))
+        facts.append((3, "mulle", "MULLE-SCORE-3", M("Mulle!")))
     return facts
 
 
@@ -368,14 +380,15 @@ class Mulle(BaseRules):
 
     def new(self, players: Sequence[str], options: Mapping[str, Any], mode: Mode = "adjudicate") -> MulleState:
         if mode not in MODES:
-            raise SetupError(None, f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+            raise SetupError(None, M("mode must be one of %(modes)s, not %(mode)s", modes=", ".join(MODES),
+                                     mode=repr(mode)))
         self.check_players(players)
         opts = self.parse_options(options, len(players))
         sides = self.sides(options, len(players))
         if sides.count != len(players):
             if len(players) != 4 or sides.teams != PARTNERS:
-                raise SetupError("MULLE-COMP-2", "partnerships are two teams of two with partners "
-                                 "sitting opposite: [[0, 2], [1, 3]]", teams=[list(t) for t in sides.teams])
+                raise SetupError("MULLE-COMP-2", M("partnerships are two teams of two with partners "
+                                 "sitting opposite: [[0, 2], [1, 3]]"), teams=[list(t) for t in sides.teams])
         zeros = (0,) * sides.count
         return MulleState(
             players=tuple(players), sides=sides, mode=mode,
@@ -389,38 +402,42 @@ class Mulle(BaseRules):
 
     def apply(self, state: MulleState, event: Mapping[str, Any]) -> MulleState:
         if not isinstance(event, Mapping):
-            raise MalformedEvent("an event must be an object", event)
+            raise MalformedEvent(M("an event must be an object"), event)
         kind = event.get("type")
         handlers = {"deal": self._deal, "play": self._play} if state.mode == "adjudicate" else {
             "deal": self._tally_deal, "tally": self._tally}
         handler = handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             known = ", ".join(repr(k) for k in handlers)
-            raise MalformedEvent(f"Mulle in {state.mode} mode takes {known} events, not {kind!r}", event)
+            raise MalformedEvent(M("Mulle in %(mode)s mode takes %(known)s events, not %(kind)s",
+                                   mode=state.mode, known=known, kind=repr(kind)), event)
         if state.over:
-            raise RuleViolation("MULLE-END-3", f"the game is over: {self._side_name(state, state.winner)} "
-                                f"reached {TARGET}", winner=state.winner)
+            raise RuleViolation("MULLE-END-3", M("the game is over: %(side)s reached %(target)s",
+                                side=self._side_name(state, state.winner), target=TARGET), winner=state.winner)
         return handler(state, event)
 
     def _deal(self, state: MulleState, event: Mapping[str, Any]) -> MulleState:
         if state.phase == "play":
             left = self._plays_left(state)
-            raise RuleViolation("MULLE-TURN-7", f"deal {state.deal_no} is still being played: "
-                                f"{left} more card{'s' if left != 1 else ''} to play before the next deal",
+            raise RuleViolation("MULLE-TURN-7", M("deal %(deal)s is still being played: %(left)s more card "
+                                "to play before the next deal", deal=state.deal_no, left=left) if left == 1 else
+                                M("deal %(deal)s is still being played: %(left)s more cards to play before "
+                                  "the next deal", deal=state.deal_no, left=left),
                                 cards_left=left)
         dealer = self._dealer_of(state, event)
         if "table" not in event or not isinstance(event["table"], (list, str)):
-            raise MalformedEvent("a deal needs 'table': the face-up table cards", event)
+            raise MalformedEvent(M("a deal needs 'table': the face-up table cards"), event)
         table = _cards(event["table"])
         if len(table) != state.table_size:
-            raise RuleViolation("MULLE-DEAL-3", f"with {state.n} players the dealer puts {state.table_size} "
-                                f"cards face up on the table, not {len(table)}", cards=len(table),
+            raise RuleViolation("MULLE-DEAL-3", M("with %(n)s players the dealer puts %(size)s cards face up "
+                                "on the table, not %(given)s", n=state.n, size=state.table_size,
+                                given=len(table)), cards=len(table),
                                 expected=state.table_size)
         counts = Counter(table)
         over = [card for card, count in counts.items() if count > COPIES]
         if over:
-            raise RuleViolation("MULLE-COMP-1", f"{over[0].pretty()} is on the table {counts[over[0]]} times; "
-                                f"the two packs hold it only twice", card=str(over[0]))
+            raise RuleViolation("MULLE-COMP-1", M("%(card)s is on the table %(times)s times; the two packs "
+                                "hold it only twice", card=over[0], times=counts[over[0]]), card=str(over[0]))
         zeros = (0,) * state.sides.count
         return replace(
             state, phase="play", dealer=dealer, deal_no=state.deal_no + 1, round_no=1,
@@ -437,8 +454,9 @@ class Mulle(BaseRules):
             return expected
         dealer = int_field(event, "dealer", minimum=0, maximum=state.n - 1)
         if dealer != expected:
-            raise RuleViolation("MULLE-DEAL-1", f"{state.players[expected]} deals now: the deal passes to "
-                                f"the old forehand, not to {state.players[dealer]}",
+            raise RuleViolation("MULLE-DEAL-1", M("%(expected)s deals now: the deal passes to the old "
+                                "forehand, not to %(dealer)s", expected=state.players[expected],
+                                dealer=state.players[dealer]),
                                 dealer=dealer, expected=expected)
         return dealer
 
@@ -449,20 +467,21 @@ class Mulle(BaseRules):
 
     def _play(self, state: MulleState, event: Mapping[str, Any]) -> MulleState:
         if state.phase != "play":
-            raise RuleViolation("MULLE-DEAL-3", "no deal is in progress: deal the table cards first")
+            raise RuleViolation("MULLE-DEAL-3", M("no deal is in progress: deal the table cards first"))
         player = int_field(event, "player", minimum=0, maximum=state.n - 1)
         to_act = state.to_act
         if player != to_act:
             assert to_act is not None
-            raise RuleViolation("MULLE-TURN-1", f"it is {state.players[to_act]}'s turn, not "
-                                f"{state.players[player]}'s", player=player, to_act=to_act)
+            raise RuleViolation("MULLE-TURN-1", M("it is %(to_act)s's turn, not %(player)s's",
+                                to_act=state.players[to_act], player=state.players[player]),
+                                player=player, to_act=to_act)
         card_text = event.get("card")
         if not isinstance(card_text, str):
-            raise MalformedEvent("a play needs 'card': the card played", event)
+            raise MalformedEvent(M("a play needs 'card': the card played"), event)
         card = _card(card_text)
         raw_capture = event.get("capture")
         if raw_capture is not None and not isinstance(raw_capture, (list, str)):
-            raise MalformedEvent("'capture' must be a list of table cards", event)
+            raise MalformedEvent(M("'capture' must be a list of table cards"), event)
         taken = _cards(raw_capture) if raw_capture else []
         self._check_unseen(state, card)
         grouping = self._check_capture(state, player, card, taken)
@@ -473,9 +492,10 @@ class Mulle(BaseRules):
     def _check_unseen(state: MulleState, card: Card) -> None:
         if state.unseen(card) <= 0:
             where = sum(1 for c in state.table if c == card)
-            place = f" ({where} on the table)" if where else ""
-            raise RuleViolation("MULLE-COMP-1", f"both {card.pretty()} have already been seen in this "
-                                f"deal{place}; the two packs hold only two", card=str(card))
+            raise RuleViolation("MULLE-COMP-1", M("both %(card)s have already been seen in this deal "
+                                "(%(where)s on the table); the two packs hold only two", card=card, where=where)
+                                if where else M("both %(card)s have already been seen in this deal; the two "
+                                                "packs hold only two", card=card), card=str(card))
 
     def _check_capture(self, state: MulleState, player: int, card: Card, taken: list[Card]) -> Grouping | None:
         if not taken:
@@ -485,12 +505,14 @@ class Mulle(BaseRules):
         for wanted in dict.fromkeys(taken):
             have = state.table.count(wanted)
             if taken.count(wanted) > have:
-                where = "is not on the table" if not have else f"lies on the table only {have} time"
-                raise RuleViolation("MULLE-TURN-2", f"{wanted.pretty()} {where}; "
-                                    f"the table is {_names(state.table)}", card=str(wanted))
+                raise RuleViolation("MULLE-TURN-2", M("%(card)s lies on the table only %(have)s time; the "
+                                    "table is %(table)s", card=wanted, have=have, table=_names(state.table))
+                                    if have else M("%(card)s is not on the table; the table is %(table)s",
+                                                   card=wanted, table=_names(state.table)), card=str(wanted))
         if state.mulle_alone and card in taken and len(taken) > 1:
-            raise RuleViolation("MULLE-OPT-MULLE-ALONE", f"house rule: the twin {card.pretty()} may only be "
-                                f"taken on its own, not together with {_names(c for c in taken if c != card)}",
+            raise RuleViolation("MULLE-OPT-MULLE-ALONE", M("house rule: the twin %(card)s may only be taken "
+                                "on its own, not together with %(others)s", card=card,
+                                others=_names(c for c in taken if c != card)),
                                 card=str(card))
         grouping = find_grouping(card, taken, state.scheme)
         if grouping is not None:
@@ -498,11 +520,13 @@ class Mulle(BaseRules):
         why = explain_failure(card, taken, state.scheme)
         facts = {"card": str(card), "capture": [str(c) for c in taken], "why": why}
         if state.strict_value and find_grouping(card, taken, mulle_scheme(False)) is not None:
-            raise RuleViolation("MULLE-OPT-STRICT-VALUE", f"house rule strict value: {why}", **facts)
+            raise RuleViolation("MULLE-OPT-STRICT-VALUE", M("house rule strict value: %(why)s", why=why), **facts)
         if legal_with_mixed_values(card, taken, state.scheme):
-            raise RuleViolation("MULLE-CAP-1", f"{card.pretty()} counts one value for the whole capture: {why}",
+            raise RuleViolation("MULLE-CAP-1", M("%(card)s counts one value for the whole capture: %(why)s",
+                                card=card, why=why),
                                 **facts)
-        raise RuleViolation("MULLE-CAP-4", f"{card.pretty()} cannot take {_names(taken)}: {why}", **facts)
+        raise RuleViolation("MULLE-CAP-4", M("%(card)s cannot take %(taken)s: %(why)s", card=card,
+                            taken=_names(taken), why=why), **facts)
 
     def _after_play(self, state: MulleState, player: int, card: Card, taken: tuple[Card, ...],
                     grouping: Grouping | None) -> MulleState:
@@ -555,14 +579,14 @@ class Mulle(BaseRules):
         side = None if capturer is None else state.sides.side_of(capturer)
         record = {"last_capturer": capturer, "last_capture_side": side, "leftovers": leftovers}
         if side is not None:  # MULLE-AMB-4: no capture at all means nobody collects
-            pegs.add(side, 1, "last_capture", "MULLE-SCORE-5", "Last capture")
+            pegs.add(side, 1, "last_capture", "MULLE-SCORE-5", M("Last capture"))
             if pegs.check_win():
                 return self._finish(state, pegs, finished=True, **record)
             piles[side] += len(leftovers)
             spades[side] += sum(1 for c in leftovers if c.suit == "S")
             for card in sorted(leftovers, key=card_sort_key):
                 value, what = point_value(card)
-                pegs.add(side, value, what, "MULLE-SCORE-6", f"{card.pretty()} left on the table")
+                pegs.add(side, value, what, "MULLE-SCORE-6", M("%(card)s left on the table", card=card))
             if pegs.check_win():
                 state = replace(state, piles=tuple(piles), spades=tuple(spades), table=())
                 return self._finish(state, pegs, finished=True, **record)
@@ -572,7 +596,7 @@ class Mulle(BaseRules):
         leaders = [s for s, count in enumerate(spades) if count == most]
         most_side = leaders[0] if len(leaders) == 1 else None
         if most_side is not None:
-            pegs.add(most_side, 1, "most_spades", "MULLE-SCORE-7", f"Most spades ({most} of 26)")
+            pegs.add(most_side, 1, "most_spades", "MULLE-SCORE-7", M("Most spades (%(most)s of 26)", most=most))
         pegs.check_win()
         return self._finish(state, pegs, finished=True, most_spades=most_side, spades_counted=True, **record)
 
@@ -614,7 +638,8 @@ class Mulle(BaseRules):
         what_raw = event.get("what")
         what = TALLY_ALIASES.get(what_raw, what_raw) if isinstance(what_raw, str) else None
         if what not in TALLY:
-            raise MalformedEvent(f"'what' must be one of {', '.join(TALLY)}, not {what_raw!r}", event)
+            raise MalformedEvent(M("'what' must be one of %(known)s, not %(what)s", known=", ".join(TALLY),
+                                   what=repr(what_raw)), event)
         if "side" in event:
             side = int_field(event, "side", minimum=0, maximum=state.sides.count - 1)
         else:
@@ -624,10 +649,12 @@ class Mulle(BaseRules):
         so_far = state.tally_counts.get(what, 0)
         cap = TALLY_CAPS.get(what)
         if state.deal_no and cap is not None and so_far + count > cap[0]:
-            raise RuleViolation(cap[1], f"a deal has only {cap[0]} × {what.replace('_', ' ')}; "
-                                f"{so_far} already pegged in deal {state.deal_no}", what=what)
+            raise RuleViolation(cap[1], M("a deal has only %(cap)s × %(what)s; %(so_far)s already pegged in "
+                                "deal %(deal)s", cap=cap[0], what=_tally_word(what), so_far=so_far,
+                                deal=state.deal_no), what=what)
         pegs = _Pegs(state)
-        pegs.add(side, points * count, what, rule, f"{count} × {what.replace('_', ' ')}" if count > 1 else "")
+        pegs.add(side, points * count, what, rule,
+                 Msg("%(count)s × %(what)s", {"count": count, "what": _tally_word(what)}) if count > 1 else "")
         counts = dict(state.tally_counts)
         counts[what] = so_far + count
         new = replace(self._with_pegs(state, pegs), tally_counts=counts)
@@ -641,7 +668,8 @@ class Mulle(BaseRules):
     def outcome(self, state: MulleState) -> Outcome | None:
         if state.winner is None:
             return None
-        return Outcome(state.winner, f"{self._side_name(state, state.winner)} reached {TARGET}", "MULLE-END-3")
+        return Outcome(state.winner, M("%(side)s reached %(target)s", side=self._side_name(state, state.winner),
+                                       target=TARGET), "MULLE-END-3")
 
     def hints(self, state: MulleState) -> list[Event]:
         """Every card that could still be played: its trail, then its first HINT_LIMIT captures in
@@ -747,18 +775,24 @@ class Mulle(BaseRules):
         try:
             if kind == "deal":
                 table = event.get("table")
-                shown = f"; table {_names(parse_cards(table))}" if table else ""
-                dealer = f"{who('dealer')} deals" if event.get("dealer") is not None else "Next deal"
-                return dealer + shown
+                named = event.get("dealer") is not None
+                if table:
+                    shown = _names(parse_cards(table))
+                    return (M("%(dealer)s deals; table %(table)s", dealer=who("dealer"), table=shown) if named
+                            else M("Next deal; table %(table)s", table=shown))
+                return M("%(dealer)s deals", dealer=who("dealer")) if named else M("Next deal")
             if kind == "play":
                 card = parse_card(str(event.get("card")))
                 taken = parse_cards(event["capture"]) if event.get("capture") else []
                 if not taken:
-                    return f"{who('player')} trails {card.pretty()}"
-                return f"{who('player')}: {card.pretty()} takes {_names(taken)}"
+                    return M("%(player)s trails %(card)s", player=who("player"), card=card)
+                return M("%(player)s: %(card)s takes %(taken)s", player=who("player"), card=card,
+                         taken=_names(taken))
             if kind == "tally":
-                target = f"side {event.get('side')}" if "side" in event else who("player")
-                return f"{target}: {str(event.get('what')).replace('_', ' ')}"
+                what = _tally_word(str(event.get("what")))
+                if "side" in event:
+                    return M("side %(side)s: %(what)s", side=str(event.get("side")), what=what)
+                return Msg("%(player)s: %(what)s", {"player": who("player"), "what": what})
         except (ValueError, TypeError, KeyError):
             pass
         return super().describe(event, players)
@@ -766,5 +800,5 @@ class Mulle(BaseRules):
     @staticmethod
     def _side_name(state: MulleState, side: int | None) -> str:
         if side is None:
-            return "nobody"
+            return M("nobody")
         return " & ".join(state.players[p] for p in state.sides.teams[side])

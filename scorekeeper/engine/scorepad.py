@@ -22,6 +22,7 @@ from scorekeeper.engine.base import (
     int_field,
     str_field,
 )
+from scorekeeper.engine.messages import M, Msg
 
 MAX_POINTS = 10_000
 
@@ -72,22 +73,24 @@ class ScorePad(BaseRules):
         self.check_players(players)
         opts = self.parse_options(options, len(players))
         if opts["start"] == opts["target"]:
-            raise SetupError("SCOREPAD-SETUP-3", "the target must differ from the start score")
+            raise SetupError("SCOREPAD-SETUP-3", M("the target must differ from the start score"))
         sides = self.sides(options, len(players))
         return PadState(tuple(players), sides, opts["start"], opts["target"], mode,
                         scores=(opts["start"],) * sides.count)
 
     def apply(self, state: PadState, event: Mapping[str, Any]) -> PadState:
         if event.get("type") != "points":
-            raise MalformedEvent(f"the score pad knows only 'points' events, not {event.get('type')!r}", event)
+            raise MalformedEvent(M("the score pad knows only 'points' events, not %(kind)s",
+                                   kind=repr(event.get("type"))), event)
         side = int_field(event, "side", minimum=0)
         points = int_field(event, "points", minimum=-MAX_POINTS, maximum=MAX_POINTS)
         note = str_field(event, "note", default="", max_len=200)
         if side >= state.sides.count:
-            raise RuleViolation("SCOREPAD-PLAY-1", f"there is no side {side}; this table has {state.sides.count}",
+            raise RuleViolation("SCOREPAD-PLAY-1", M("there is no side %(side)s; this table has %(count)s", side=side,
+                                                     count=state.sides.count),
                                 side=side)
         if state.over:
-            raise RuleViolation("SCOREPAD-END-2", "the game is over; undo the last entry to correct it")
+            raise RuleViolation("SCOREPAD-END-2", M("the game is over; undo the last entry to correct it"))
         scores = list(state.scores)
         scores[side] += points
         totals = tuple(scores)
@@ -104,7 +107,9 @@ class ScorePad(BaseRules):
     def outcome(self, state: PadState) -> Outcome | None:
         if state.winner is None:
             return None
-        return Outcome(state.winner, f"side {state.winner} reached {state.target}", "SCOREPAD-END-1")
+        names = " & ".join(state.players[p] for p in state.sides.teams[state.winner])
+        return Outcome(state.winner, M("%(side)s reached %(target)s", side=names, target=state.target),
+                       "SCOREPAD-END-1")
 
     def hints(self, state: PadState) -> list[Event]:
         return []
@@ -121,8 +126,12 @@ class ScorePad(BaseRules):
         )
         return data
 
-    def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
-        return f"{event.get('points'):+} → side {event.get('side')}" + (f" ({event['note']})" if event.get("note") else "")
+    def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> Msg:
+        points = f"{event.get('points'):+}"
+        if event.get("note"):
+            return M("%(points)s → side %(side)s (%(note)s)", points=points, side=str(event.get("side")),
+                     note=str(event["note"]))
+        return M("%(points)s → side %(side)s", points=points, side=str(event.get("side")))
 
 
 def _round_for(entries: tuple[Entry, ...], side: int) -> int:

@@ -51,9 +51,9 @@ Functions
     ``hand_at(plays_of_deal, player, trick_index, holding=()) -> list[Card]`` — that partial
     hand (``trick_index`` 0-based).
 
-Messages: ``Breach.describe(player)`` and ``Revoke.describe()`` give English sentences such as
-"player 2 must follow S: played 9E but later played KS (trick 4)". Games map ``kind`` to their
-own rule ids.
+Messages: ``Breach.describe(player, pack)`` and ``Revoke.describe(pack)`` give messages such as
+"Anna must follow Schelle: played Eichel-Neuner but later played Schellen-König (trick 4)".
+Games map ``kind`` to their own rule ids.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from scorekeeper.cards import Card
+from scorekeeper.cards import Card, Pack
+from scorekeeper.engine.messages import M, Msg, Seat, Suit
 
 __all__ = [
     "Breach", "BreachKind", "Obligations", "RankOrder", "Revoke", "audit_revokes", "beats",
@@ -168,13 +169,22 @@ class Breach:
     led_suit: str
     best: Card
 
-    def describe(self, player: int) -> str:
+    def describe(self, player: int, pack: Pack = "french") -> Msg:
         if self.kind == "follow":
-            return f"player {player} must follow {self.led_suit}: played {self.card} while holding {self.witness}"
-        if self.kind == "trump":
-            return (f"player {player} cannot follow {self.led_suit} and must trump: played {self.card} "
-                    f"while holding {self.witness}")
-        return f"player {player} must beat {self.best}: played {self.card} while holding {self.witness}"
+            msg = M("%(player)s must follow %(suit)s: played %(card)s while holding %(witness)s",
+                    player=Seat(player), suit=Suit(self.led_suit), card=self.card, witness=self.witness)
+        elif self.kind == "trump":
+            msg = M("%(player)s cannot follow %(suit)s and must trump: played %(card)s while holding %(witness)s",
+                    player=Seat(player), suit=Suit(self.led_suit), card=self.card, witness=self.witness)
+        else:
+            msg = M("%(player)s must beat %(best)s: played %(card)s while holding %(witness)s",
+                    player=Seat(player), best=self.best, card=self.card, witness=self.witness)
+        return _in(pack, msg)
+
+
+def _in(pack: Pack, msg: Msg) -> Msg:
+    """``msg`` with its cards named as ``pack`` names them."""
+    return msg if pack == msg.pack else Msg(msg.template, msg.params, pack)
 
 
 def _allowed(hand: Sequence[Card], trick: Sequence[Card], trump: str | None,
@@ -249,13 +259,16 @@ class Revoke:
     evidence_trick: int | None
     led_suit: str
 
-    def describe(self) -> str:
-        duty = {"follow": f"must follow {self.led_suit}",
-                "trump": f"cannot follow {self.led_suit} and must trump",
-                "head": "must beat the card winning the trick"}[self.kind]
-        where = (f"later played {self.evidence} (trick {self.evidence_trick})" if self.evidence_trick
-                 else f"still holds {self.evidence}")
-        return f"player {self.player} {duty}: played {self.card} at trick {self.trick} but {where}"
+    def describe(self, pack: Pack = "french") -> Msg:
+        suit = Suit(self.led_suit)
+        duty = {"follow": M("must follow %(suit)s", suit=suit),
+                "trump": M("cannot follow %(suit)s and must trump", suit=suit),
+                "head": M("must beat the card winning the trick")}[self.kind]
+        where = (M("later played %(card)s (trick %(trick)s)", card=self.evidence, trick=self.evidence_trick)
+                 if self.evidence_trick else M("still holds %(card)s", card=self.evidence))
+        return _in(pack, M("%(player)s %(duty)s: played %(card)s at trick %(trick)s but %(where)s",
+                           player=Seat(self.player), duty=_in(pack, duty), card=self.card, trick=self.trick,
+                           where=_in(pack, where)))
 
 
 Plays = Sequence[Sequence[tuple[int, Card]]]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
@@ -10,10 +9,17 @@ from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.cards import SUIT_SYMBOLS, card_name, parse_card, suit_name
+from scorekeeper.cards import N_, SUIT_SYMBOLS, card_name, parse_card, suit_name
+from scorekeeper.localize import language, localize, tr
 from scorekeeper.service import TableError
 from scorekeeper.web.boards import cribbage_board
 from scorekeeper.web.charts import line_chart
+
+# The API's HTTP errors in the client's language (N_: extracted, translated where shown).
+_HTTP_MESSAGES = {400: N_("the request cannot be read"), 404: N_("there is nothing at this address"),
+                  405: N_("this address does not take that method"), 413: N_("the request is too large"),
+                  429: N_("too many requests; wait a moment and try again"),
+                  500: N_("something went wrong on the server")}
 
 
 def register(app: Flask) -> None:
@@ -43,12 +49,15 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
         if request.path.startswith("/api/"):
-            body = {"error": {"code": exc.name.lower().replace(" ", "_"), "rule": None, "message": exc.description}}
+            message = exc.description
+            if language() != "en" and exc.code in _HTTP_MESSAGES:
+                message = tr(_HTTP_MESSAGES[exc.code])  # Werkzeug's own text is English only
+            body = {"error": {"code": exc.name.lower().replace(" ", "_"), "rule": None, "message": message}}
             return jsonify(body), exc.code
         return render_template("error.html", error=exc), exc.code
 
     app.jinja_env.filters["card_pretty"] = card_pretty
-    app.jinja_env.filters["with_names"] = with_names
+    app.jinja_env.filters["msg"] = localize  # an engine message in the reader's language
 
     @app.context_processor
     def helpers() -> dict[str, Any]:
@@ -112,15 +121,3 @@ def asset(filename: str) -> str:
     from scorekeeper.assets import hashed_name
 
     return url_for("static", filename=hashed_name(filename))
-
-
-_SEAT = re.compile(r"\b[Pp]layer (\d+)\b")
-
-
-def with_names(message: str, players: list[str]) -> str:
-    """Engine messages name seats by number (the API's language); the phone shows the names."""
-    def name(match: re.Match[str]) -> str:
-        seat = int(match.group(1))
-        return players[seat] if 0 <= seat < len(players) else match.group(0)
-
-    return _SEAT.sub(name, message)

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from scorekeeper import service
 from scorekeeper.extensions import csrf, limiter
 from scorekeeper.live import stream as live_stream
+from scorekeeper.localize import tr
 from scorekeeper.models import Table
 from scorekeeper.service import TableError
 from scorekeeper.web.links import join_url, watch_url
@@ -34,9 +35,9 @@ def table_error(exc: TableError) -> tuple[Response, int]:
 def _body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if data is None:
-        raise TableError(400, "bad_request", "the body must be a JSON object (Content-Type: application/json)")
+        raise TableError(400, "bad_request", tr("the body must be a JSON object (Content-Type: application/json)"))
     if not isinstance(data, dict):
-        raise TableError(400, "bad_request", "the body must be a JSON object")
+        raise TableError(400, "bad_request", tr("the body must be a JSON object"))
     return data
 
 
@@ -46,13 +47,13 @@ def _authorised(table_id: str, need: str) -> Table:
     if not token and need == "read":
         token = request.args.get("token", "")
     if not token:
-        raise TableError(401, "unauthorized", "send the table's token as 'Authorization: Bearer <token>'")
+        raise TableError(401, "unauthorized", tr("send the table's token as 'Authorization: Bearer <token>'"))
     table = service.get_table(table_id)
     cap = service.capability(table, token)
     if cap is None:
-        raise TableError(403, "forbidden", "that token does not open this table")
+        raise TableError(403, "forbidden", tr("that token does not open this table"))
     if need == "write" and cap != "write":
-        raise TableError(403, "forbidden", "a watch (read) token cannot write")
+        raise TableError(403, "forbidden", tr("a watch (read) token cannot write"))
     return table
 
 
@@ -129,7 +130,7 @@ def sse_response(table_id: str, head: int) -> Response:
     cap = int(cfg.get("SSE_MAX_STREAMS") or 0)
     with _streams_lock:
         if cap and _open_streams >= cap:
-            raise TableError(503, "busy", "too many open live streams on this server; retrying")
+            raise TableError(503, "busy", tr("too many open live streams on this server; retrying"))
         _open_streams += 1
 
     def release() -> None:  # the server calls it once, however the stream ends

@@ -25,6 +25,7 @@ from scorekeeper.engine.capture import (
     legal_captures,
     mulle_scheme,
 )
+from scorekeeper.localize import localize, tr
 
 bp = Blueprint("desk", __name__, url_prefix="/desk")
 
@@ -68,7 +69,7 @@ def judge(game: str, args: Any) -> Verdict:
         played_text = args.get("played", "").strip()
         verdict.played = parse_card(played_text) if played_text else None
     except NotationError as exc:
-        verdict.problem = exc.reason
+        verdict.problem = tr(exc.template, **exc.values)
         return verdict
     seen = Counter(verdict.table) + (Counter([verdict.played]) if verdict.played else Counter())
     over = [card for card, n in seen.items() if n > copies]
@@ -95,11 +96,11 @@ def judge(game: str, args: Any) -> Verdict:
     verdict.legal = verdict.grouping is not None
     verdict.rule = legal_rule
     if verdict.grouping is not None:
-        verdict.why = verdict.grouping.summary(verdict.played)
+        verdict.why = localize(verdict.grouping.summary(verdict.played))
         verdict.sweep = Counter(verdict.taken) == Counter(verdict.table)
         verdict.mulle = bool(mulle_rule) and verdict.taken == [verdict.played]
     else:
-        verdict.why = explain_failure(verdict.played, verdict.taken, verdict.scheme)
+        verdict.why = localize(explain_failure(verdict.played, verdict.taken, verdict.scheme))
     return verdict
 
 

@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import service
 from scorekeeper.extensions import limiter
+from scorekeeper.localize import localize
 from scorekeeper.service import TableError
 from scorekeeper.web import access
 from scorekeeper.web.api import sse_response
@@ -110,11 +111,11 @@ def preview(table_id: str) -> tuple[str, int]:
     except TableError as exc:
         result["message"] = exc.message
     except (service.RuleViolation, *service.ENGINE_SLIPS) as exc:
-        err = service.from_engine(exc)
+        err = service.from_engine(exc, table.players)
         result.update(message=err.message, rule=err.rule)
     else:
-        after_json = rules.to_json(after)
-        result.update(ok=True, scored=[s.to_json() for s in getattr(after, "scored", ())],
+        after_json = localize(rules.to_json(after), table.players)
+        result.update(ok=True, scored=localize([s.to_json() for s in getattr(after, "scored", ())], table.players),
                       detail=_last_move_text(after_json), sides=service.describe_sides(table, after_json))
     return render_template("_preview.html", table=table, preview=result), 200
 

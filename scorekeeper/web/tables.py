@@ -117,7 +117,7 @@ def page_context(table: Table) -> dict[str, Any]:
         abort(403)
     snap = service.snapshot(table)
     rules = RULES[table.game]
-    state = rules.to_json(snap.state)
+    state = service.state_json(table, snap)  # engine messages in the reader's language
     ctx = {
         "table": table,
         "rules": rules,

@@ -76,7 +76,7 @@ def test_packs() -> None:
 def test_spoken_names_in_three_languages() -> None:
     five = Card("5", "C")
     assert card_name(five, "en") == "five of clubs"
-    assert card_name(five, "sv") == "klöver fem"
+    assert card_name(five, "sv") == "klöver femma"  # the noun players say
     assert card_name(five, "de") == "Kreuz Fünf"
     assert card_name(Card("O", "S"), "en", "german") == "Schelle-Ober"
 

@@ -550,7 +550,7 @@ def test_play2_play5_revoke_found_from_later_play() -> None:
     assert proposal["rule"] == "MOUSEL-PLAY-2" and proposal["player"] == A
     assert proposal["trick"] == 1 and proposal["card"] == "8D"
     assert proposal["evidence"] == "10S" and proposal["evidence_trick"] == 2
-    assert "must follow S" in proposal["message"]
+    assert "must follow spades" in proposal["message"]
 
 
 def _finish_revoke_deal(state: MouselState) -> MouselState:

@@ -777,7 +777,7 @@ def test_revoke_proposed_from_later_evidence_and_confirmed() -> None:
     assert prop == {"id": 1, "type": "revoke", "deal": 1, "player": 2, "trick": 1, "card": "AE",
                     "kind": "follow", "rule": "MULAT-PLAY-3", "evidence": "KS", "evidence_trick": 2,
                     "message": prop["message"], "status": "pending"}
-    assert "played AE at trick 1 but later played KS (trick 2)" in prop["message"]
+    assert "played Eichel-Sau at trick 1 but later played Schellen-König (trick 2)" in prop["message"]
     s = run(s, *tricks(REVOKE_DEAL[1][1:], *REVOKE_DEAL[2:]))
     assert js(s)["phase"] == "review" and js(s)["to_act"] is None and js(s)["sheet"] == []
     assert rule(s, play(2, "AS")) == "MULAT-SCORE-9"
@@ -1087,7 +1087,7 @@ def test_describe() -> None:
     assert R.describe(bid(1, 3), NAMES) == "B bids 3"
     assert R.describe(hold(0), NAMES) == "A: mit mir"
     assert R.describe(trump(2, "E"), NAMES) == "C names Eichel trumps"
-    assert R.describe(play(3, "OH"), NAMES) == "D plays OH"
+    assert R.describe(play(3, "OH"), NAMES) == "D plays Herz-Ober"
     assert R.describe(knock(3), NAMES) == "D knocks (×2)"
     assert "Muli" in R.describe({"type": "muli", "player": 0}, NAMES)
     assert R.describe(result(), NAMES) == "D played 4 in E"

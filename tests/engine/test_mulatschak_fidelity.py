@@ -65,7 +65,7 @@ def test_pending_revoke_is_relabelled_when_later_plays_prove_a_plainer_duty() ->
     assert (prop["id"], prop["player"], prop["trick"], prop["card"]) == (1, 2, 1, "AL")
     assert (prop["kind"], prop["rule"], prop["evidence"], prop["evidence_trick"]) == \
         ("follow", "MULAT-PLAY-3", "8H", 3)
-    assert "must follow H" in prop["message"] and "8H (trick 3)" in prop["message"]
+    assert "must follow Herz" in prop["message"] and "Herz-Achter (trick 3)" in prop["message"]
     assert prop["status"] == "pending"
 
 

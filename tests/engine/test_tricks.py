@@ -113,13 +113,13 @@ def test_optional_trumping_piquet() -> None:
 def test_check_play_names_the_broken_duty_and_a_witness() -> None:
     follow = check_play(g("9E KS"), g("9S"), g("9E")[0], "E", MULAT_DUTIES)
     assert follow is not None and follow.kind == "follow" and follow.witness == g("KS")[0]
-    assert "must follow S" in follow.describe(2)
+    assert "must follow Schelle: played Eichel-Neuner while holding Schellen-König" in follow.describe(2, "german")
     trump = check_play(g("AL 8E"), g("KH OE"), g("AL")[0], "E", MULAT_DUTIES)
     assert trump is not None and trump.kind == "trump" and trump.witness == g("8E")[0]
-    assert "must trump" in trump.describe(1)
+    assert "must trump" in trump.describe(1, "german")
     head = check_play(g("7S KS"), g("9S"), g("7S")[0], "E", MULAT_DUTIES)
     assert head is not None and head.kind == "head" and head.witness == g("KS")[0]
-    assert "must beat 9S" in head.describe(0)
+    assert "must beat Schellen-Neuner" in head.describe(0, "german")
     # Holding a trump that beats, playing a plain card: the trump duty is the one broken.
     assert check_play(g("AL OE"), g("KH UE"), g("AL")[0], "E", MULAT_DUTIES).kind == "trump"  # type: ignore[union-attr]
     # Holding a heading card of the suit led, throwing off: the follow duty is the one broken.
@@ -136,7 +136,7 @@ def test_audit_finds_revoke_with_later_evidence() -> None:
     revoke = found[0]
     assert (revoke.player, revoke.trick, str(revoke.card), revoke.kind) == (1, 1, "9E", "follow")
     assert (str(revoke.evidence), revoke.evidence_trick) == ("KS", 2)
-    assert "played 9E at trick 1 but later played KS (trick 2)" in revoke.describe()
+    assert "played Eichel-Neuner at trick 1 but later played Schellen-König (trick 2)" in revoke.describe("german")
 
 
 def test_audit_uses_cards_still_held() -> None:
@@ -144,7 +144,7 @@ def test_audit_uses_cards_still_held() -> None:
     assert audit_revokes(plays, "L", MULAT_DUTIES) == []
     found = audit_revokes(plays, "L", MULAT_DUTIES, holding={1: g("8L 10S")})
     assert [(r.kind, str(r.evidence), r.evidence_trick) for r in found] == [("follow", "10S", None)]
-    assert "still holds 10S" in found[0].describe()
+    assert "still holds Schellen-Zehner" in found[0].describe("german")
     assert hand_at(plays, 1, 0, g("8L")) == g("9E 8L")
 
 

@@ -204,7 +204,7 @@ def test_fact_texts_read_as_score_calls() -> None:
     assert fact_text({"what": "mulle", "points": 3, "rule": "MULLE-SCORE-3", "detail": "Mulle!"}) == "Mulle!"
     assert fact_text({"what": "ace", "points": 1, "rule": "MULLE-SCORE-1", "detail": "A♣"}) == "A♣"
     assert fact_text({"what": "ace", "points": 1, "rule": "MULLE-SCORE-6",
-                      "detail": "A♣ left on the table"}) == "A♣ (left on the table)"
+                      "detail": "A♣ left on the table"}) == "A♣ left on the table"
     assert fact_text({"what": "ace", "points": 3, "rule": "MULLE-SCORE-1", "detail": "3 × ace"}) == "3 × Ace"
     assert fact_text({"what": "ten_of_diamonds", "points": 4, "rule": "MULLE-SCORE-1", "detail": "2 × ten of diamonds"}) \
         == "2 × 10♦"

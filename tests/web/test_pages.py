@@ -232,14 +232,6 @@ def test_static_files_hashed_compressed_and_cached_for_good(client) -> None:
     assert page.headers.get("Content-Encoding") == "gzip"
 
 
-def test_refusals_name_players_not_seat_numbers() -> None:
-    from scorekeeper.web import with_names
-
-    players = ["Anna", "Bo", "Cy"]
-    assert with_names("it is player 2's turn to bid, not player 0's", players) == "it is Cy's turn to bid, not Anna's"
-    assert with_names("player 7 is not at this table", players) == "player 7 is not at this table"
-
-
 def test_chart_end_labels_never_overlap() -> None:
     import re
 

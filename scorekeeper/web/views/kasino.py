@@ -20,6 +20,7 @@ from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
 from scorekeeper.engine.kasino import Kasino, KasinoState
+from scorekeeper.localize import card_words, language, localize
 from scorekeeper.web.views import register
 
 TARGET = 16
@@ -90,11 +91,12 @@ def _hint_arg() -> str:
 
 
 def _pretty(code: str | None) -> str:
-    return parse_card(code).pretty() if code else ""
+    return card_words(code)  # "10♦" in English, "ruter tia" / "Karo-Zehn" in a sentence
 
 
 def _cards(codes: Sequence[str]) -> str:
-    return " ".join(_pretty(c) for c in codes)
+    # "4♥ 9♦" with symbols; spelled-out names ("hjärter fyra, ruter nia") need commas.
+    return (" " if language() == "en" else ", ").join(_pretty(c) for c in codes)
 
 
 def _join(items: Sequence[str]) -> str:
@@ -518,7 +520,7 @@ def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str,
         out["captures"].append({
             "capture": c["capture"], "allowed": c["allowed"], "tabbe": c["tabbe"],
             "text": _("%(card)s as %(value)s takes %(groups)s", card=_pretty(code), value=g["value"],
-                      groups=g["describe"]),
+                      groups=localize(g["describe"])),
         })
     out["captures"].sort(key=lambda c: not c["allowed"])  # the ones that may be played first
     left_out = int(found.get("count", len(found["captures"]))) - len(found["captures"])

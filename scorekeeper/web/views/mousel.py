@@ -19,6 +19,7 @@ from flask_babel import ngettext
 
 from scorekeeper.engine.base import RuleViolation
 from scorekeeper.engine.mousel import RANKS_32, RANKS_52, SUITS, Mousel, MouselState
+from scorekeeper.localize import localize
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register
 
@@ -476,7 +477,7 @@ def between(state: Mapping[str, Any], raw: MouselState, rules: Mousel, names: Se
     first = state["next_dealer"] is None
     dealer = state["next_dealer"] if not first else seated[0]
     try:
-        ended = rules.to_json(rules.apply(raw, {"type": "end_session"}))
+        ended = localize(rules.to_json(rules.apply(raw, {"type": "end_session"})), names)
         stop = end_words(ended["end"], names) if ended["end"] else None
     except RuleViolation:
         stop = None

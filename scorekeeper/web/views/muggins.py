@@ -22,6 +22,7 @@ from flask_babel import ngettext
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, Card, NotationError, parse_card
 from scorekeeper.engine.base import MalformedEvent, RuleViolation
 from scorekeeper.engine.muggins import DEAL_TABLE, Muggins, MugginsState, placements_for
+from scorekeeper.localize import card_words, localize
 from scorekeeper.web import asset
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register
@@ -145,7 +146,7 @@ def _names(seats_: Iterable[int], names: Sequence[str]) -> str:
 
 
 def _pretty(code: str | None) -> str:
-    return parse_card(code).pretty() if code else ""
+    return card_words(code)  # "10♦" in English, "ruter tia" / "Karo-Zehn" in a sentence
 
 
 def muggins_call(state: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any] | None:
@@ -303,7 +304,7 @@ def compose(rules: Muggins, raw: MugginsState, state: Mapping[str, Any], names: 
     try:  # the card itself may be impossible (seen already, not the top of a turned-over pile)
         rules.apply(raw, {"type": "turn", "player": mover, "card": str(card), "to": correct[0]})
     except (RuleViolation, MalformedEvent) as exc:
-        out["error"] = exc.message
+        out["error"] = localize(exc.message, names)
         out["rule"] = getattr(exc, "rule", None)
         return out
     out["card"] = str(card)

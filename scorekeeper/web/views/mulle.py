@@ -20,6 +20,7 @@ from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
 from scorekeeper.engine.mulle import COPIES, TALLY, TALLY_CAPS, Mulle, MulleState
+from scorekeeper.localize import card_words, localize
 from scorekeeper.web.views import register
 
 HINTS_SHOWN = 40      # captures listed for one card; more are counted, not shown
@@ -84,8 +85,8 @@ def _hint_arg() -> str:
     return filled[-1] if filled else ""
 
 
-def _pretty(code: str) -> str:
-    return parse_card(code).pretty()
+def _pretty(code: str | None) -> str:
+    return card_words(code)  # "10♦" in English, "ruter tia" / "Karo-Zehn" in a sentence
 
 
 def _join(items: Sequence[str]) -> str:
@@ -169,8 +170,10 @@ def fact_text(fact: Mapping[str, Any]) -> str:
     what, detail = fact["what"], str(fact.get("detail") or "")
     unit = TALLY.get(what, (1, ""))[0]
     count = fact["points"] // unit if unit and fact["points"] % unit == 0 else 1
+    if fact.get("rule") == "MULLE-SCORE-6" and detail:
+        return detail  # "A♣ left on the table", in the reader's language already
     if what == "ace":
-        text = _card_in(detail) or _("Ace")
+        text = (detail if count == 1 else "") or _("Ace")
     elif what == "two_of_spades":
         text = "2♠"
     elif what == "ten_of_diamonds":
@@ -185,20 +188,9 @@ def fact_text(fact: Mapping[str, Any]) -> str:
         text = _("Most spades")
     else:
         text = detail or what
-    if fact.get("rule") == "MULLE-SCORE-6":
-        text = _("%(card)s (left on the table)", card=text)
-    if count > 1 and what in TALLY and fact.get("rule") != "MULLE-SCORE-6":
+    if count > 1 and what in TALLY:
         text = _("%(count)s × %(what)s", count=count, what=text)
     return text
-
-
-def _card_in(detail: str) -> str:
-    """The point card a fact names ("A♠", "A♠ left on the table"), if it names one."""
-    word = detail.split(" ", 1)[0] if detail else ""
-    try:
-        return parse_card(word).pretty() if word else ""
-    except NotationError:
-        return ""
 
 
 def move_text(move: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -360,7 +352,7 @@ def hints(rules: Mulle, raw: MulleState, state: Mapping[str, Any], text: str) ->
     for c in found:
         out["captures"].append({
             "capture": c["capture"], "points": c["points"], "tabbe": c["sweep"], "mulle": c["mulle"],
-            "text": _("as %(value)s: %(groups)s", value=c["value"], groups=c["grouping"]),
+            "text": _("as %(value)s: %(groups)s", value=c["value"], groups=localize(c["grouping"])),
         })
     card = _pretty(code)
     if not found:

@@ -1,0 +1,144 @@
+"""Engine messages as data: a template and its parameters, rendered in the reader's language.
+
+The engine never builds a finished sentence. A refusal, a capture's arithmetic, a history line is
+a :class:`Msg`: an English template with ``%(name)s`` slots (the template is also the gettext
+msgid; ``pybabel extract -k M`` collects every ``M("…")`` of the engine into the catalogs) and
+the values of the slots: cards, seats, numbers, nested messages. The web layer looks the template
+up in the reader's catalog and fills the slots in that language: a card as "Q♥" / "hjärter dam" /
+"Herz-Dame", a seat as the player's name.
+
+A ``Msg`` *is* its English rendering (it subclasses ``str``), so everything that read messages as
+text — ``RuleViolation.message``, JSON fields, logs, tests — keeps working unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper.cards import Card, Pack, card_text, suit_text
+
+__all__ = ["Join", "M", "Msg", "Param", "Seat", "Suit", "cards", "render"]
+
+Translate = Callable[[str], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player, by seat. Rendered as the player's name; without names as "player N" (the seat)."""
+
+    index: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Suit:
+    """A suit by its letter, named in the reader's language (the German pack by its own names)."""
+
+    letter: str
+
+
+# Conjunctions are grammar, not game terms: a small fixed table rather than catalog entries.
+_WORDS = {
+    "en": {"or": " or ", "and": " and "},
+    "sv": {"or": " eller ", "and": " och "},
+    "de": {"or": " oder ", "and": " und "},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Several values shown as one: cards ``" "``-separated, numbers joined by "or", reasons by "; "."""
+
+    items: tuple[Any, ...]
+    sep: str = " "  # "or" and "and" are localized; anything else is used as it stands
+
+    def render(self, lang: str, names: Sequence[str] | None, translate: Translate | None, pack: Pack) -> str:
+        words = _WORDS.get(lang, _WORDS["en"])
+        sep = words.get(self.sep, self.sep)
+        if lang != "en" and self.sep in (" ", "+"):
+            # "4♥ 9♦" and "3♥+5♠" read well with symbols; spelled-out names need the room.
+            sep = ", " if self.sep == " " else " + "
+        return sep.join(_render(item, lang, names, translate, pack) for item in self.items)
+
+
+Param = Any  # int | str | Card | Seat | Join | Msg
+
+
+def cards(items: Iterable[Card], sep: str = " ") -> Join:
+    return Join(tuple(items), sep)
+
+
+def _render(value: Param, lang: str, names: Sequence[str] | None, translate: Translate | None,
+            pack: Pack) -> str:
+    if isinstance(value, Msg):
+        return value.render(lang, names, translate)
+    if isinstance(value, Card):
+        return card_text(value, lang, pack)
+    if isinstance(value, Seat):
+        if value.index is None:
+            return Msg("nobody").render(lang, names, translate)
+        if names is not None and 0 <= value.index < len(names):
+            return names[value.index]
+        return f"player {value.index}"
+    if isinstance(value, Join):
+        return value.render(lang, names, translate, pack)
+    if isinstance(value, Suit):
+        return suit_text(value.letter, lang, pack)
+    return str(value)
+
+
+def _fill(template: str, params: Mapping[str, Param], lang: str, names: Sequence[str] | None,
+          translate: Translate | None, pack: Pack) -> str:
+    if not params:
+        return template
+    values = {key: _render(value, lang, names, translate, pack) for key, value in params.items()}
+    return template % values
+
+
+class Msg(str):
+    """A message: ``template`` (English, the msgid) and ``params``; its ``str`` value is the English text.
+
+    ``pack`` says how the cards in it are named (Mulatschak's German pack has its own names)."""
+
+    template: str
+    params: Mapping[str, Param]
+    pack: Pack
+
+    def __new__(cls, template: str, params: Mapping[str, Param] | None = None, pack: Pack = "french") -> Msg:
+        params = dict(params or {})
+        self = super().__new__(cls, _fill(template, params, "en", None, None, pack))
+        self.template = template
+        self.params = params
+        self.pack = pack
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Msg, (self.template, dict(self.params), self.pack)
+
+    def render(self, lang: str = "en", names: Sequence[str] | None = None,
+               translate: Translate | None = None) -> str:
+        """The message in ``lang``: ``translate`` maps the English template to the reader's
+        (gettext); a translation that lost a slot falls back to the English template."""
+        template = translate(self.template) if translate is not None else self.template
+        try:
+            return _fill(template, self.params, lang, names, translate, self.pack)
+        except (KeyError, ValueError, TypeError):
+            return _fill(self.template, self.params, lang, names, translate, self.pack)
+
+
+def M(template: str, **params: Param) -> Msg:  # noqa: N802 - short: it sits in every raise
+    """A message of the French-pack games; ``pybabel extract -k M`` picks up the template."""
+    return Msg(template, params)
+
+
+def render(value: Any, lang: str = "en", names: Sequence[str] | None = None,
+           translate: Translate | None = None) -> Any:
+    """``value`` with every message in it rendered: a ``Msg``, or JSON (dicts, lists) holding some."""
+    if isinstance(value, Msg):
+        return value.render(lang, names, translate)
+    if isinstance(value, dict):
+        return {key: render(item, lang, names, translate) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [render(item, lang, names, translate) for item in value]
+    return value

@@ -1,0 +1,50 @@
+"""Engine messages in the reader's language: the request's locale, its gettext catalog, the
+table's player names. The engine hands over :class:`~scorekeeper.engine.messages.Msg` values;
+this is the one place they become text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from flask import has_request_context
+from flask_babel import get_locale, get_translations
+
+from scorekeeper.cards import Pack, card_text, parse_card
+from scorekeeper.engine.messages import render
+
+
+def language() -> str:
+    """The reader's language; English outside a request (commands, the service called from tests)."""
+    return str(get_locale() or "en")[:2] if has_request_context() else "en"
+
+
+def _translate(template: str) -> str:
+    return str(get_translations().ugettext(template))
+
+
+def localize(value: Any, names: Sequence[str] | None = None) -> Any:
+    """``value`` (a message, or JSON holding messages) rendered for this request; other values as they are."""
+    if not has_request_context():
+        return render(value, "en", names)
+    return render(value, language(), names, _translate)
+
+
+def tr(text: str, /, **values: Any) -> str:
+    """``gettext`` for the service's own refusals: the reader's language in a request, English
+    outside one (a command, a test calling the service directly)."""
+    if has_request_context():
+        text = _translate(text)
+    return text % values if values else text
+
+
+def card_words(code: str | None, pack: Pack = "french") -> str:
+    """A card code as a sentence names it in the reader's language: ``10♦`` / ``ruter tia`` /
+    ``Karo-Zehn``; text that is not a card as it stands."""
+    if not code:
+        return ""
+    try:
+        card = parse_card(code, pack)
+    except ValueError:
+        return code
+    return card_text(card, language(), pack)
