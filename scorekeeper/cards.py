@@ -217,6 +217,11 @@ def card_name(card: Card, lang: str = "en", pack: Pack = "french") -> str:
     return pattern.format(rank=ranks[card.rank], suit=suits[card.suit])
 
 
+def rank_name(rank: str, lang: str = "en") -> str:
+    """A French rank's spoken name alone: ``eight`` / ``åtta`` / ``Acht``."""
+    return _FRENCH_NAMES.get(lang[:2], _FRENCH_NAMES["en"])[0].get(rank, rank)
+
+
 def suit_name(suit: str, lang: str = "en", pack: Pack = "french") -> str:
     if pack == "german":
         return _GERMAN_SUIT_NAMES[suit]

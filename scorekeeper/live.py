@@ -16,6 +16,7 @@ class Broker:
         self._lock = threading.Lock()
         self._conditions: dict[str, threading.Condition] = {}
         self._heads: dict[str, int] = {}
+        self._seatings: dict[str, int] = {}  # per table, how often a phone changed seats
         self._closed = False
 
     def _condition(self, table_id: str) -> threading.Condition:
@@ -29,17 +30,29 @@ class Broker:
             self._heads[table_id] = max(seq, self._heads.get(table_id, 0))
             self._condition(table_id).notify_all()
 
+    def reseat(self, table_id: str) -> None:
+        """A phone took or left a seat: the phones' pages show who sits where (not a move)."""
+        with self._lock:
+            self._seatings[table_id] = self._seatings.get(table_id, 0) + 1
+            self._condition(table_id).notify_all()
+
+    def seatings(self, table_id: str) -> int:
+        with self._lock:
+            return self._seatings.get(table_id, 0)
+
     def seen(self, table_id: str, seq: int) -> None:
         """Record a head read from the database, so undo (which can lower nothing) stays monotonic."""
         with self._lock:
             if seq > self._heads.get(table_id, 0):
                 self._heads[table_id] = seq
 
-    def wait(self, table_id: str, after: int, timeout: float) -> int | None:
-        """The newest seq above ``after``, or None when ``timeout`` passes first (time for a ping)."""
+    def wait(self, table_id: str, after: int, timeout: float, seatings: int | None = None) -> int | None:
+        """The newest seq above ``after``, or None when ``timeout`` passes first (time for a ping)
+        or, when ``seatings`` is given, when the seats changed since that count."""
         with self._lock:
             cond = self._condition(table_id)
-            cond.wait_for(lambda: self._closed or self._heads.get(table_id, 0) > after, timeout)
+            cond.wait_for(lambda: self._closed or self._heads.get(table_id, 0) > after
+                          or (seatings is not None and self._seatings.get(table_id, 0) != seatings), timeout)
             head = self._heads.get(table_id, 0)
             return head if head > after else None
 
@@ -62,23 +75,35 @@ def sse_message(seq: int, table_id: str) -> str:
     return f"id: {seq}\nevent: message\ndata: {{\"table\": \"{table_id}\", \"seq\": {seq}}}\n\n"
 
 
+def seats_message(seq: int, table_id: str, seatings: int) -> str:
+    return f"event: message\ndata: {{\"table\": \"{table_id}\", \"seq\": {seq}, \"seats\": {seatings}}}\n\n"
+
+
 def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: float = 600.0,
-           source: Broker | None = None) -> Iterator[str]:
+           source: Broker | None = None, seats: bool = False) -> Iterator[str]:
     """One SSE message per new seq, starting with the current head so a reconnecting phone catches up.
 
     The stream ends by itself after ``max_seconds``; the browser reconnects (``retry``), which frees
-    the worker thread of a phone that went to sleep without closing its connection.
+    the worker thread of a phone that went to sleep without closing its connection. With ``seats``
+    (the phones' own stream, not the JSON API's) a change of who sits where is announced too, so a
+    phone whose seat was taken over hears it at once.
     """
     import time
 
     source = source or broker
     source.seen(table_id, head)
+    seatings = source.seatings(table_id) if seats else None
     deadline = time.monotonic() + max_seconds
     yield "retry: 1000\n\n"
     yield sse_message(head, table_id)
     last = head
     while time.monotonic() < deadline and not source.closed:
-        new = source.wait(table_id, last, ping_every)
+        new = source.wait(table_id, last, ping_every, seatings)
+        if seatings is not None and source.seatings(table_id) != seatings:
+            seatings = source.seatings(table_id)
+            yield seats_message(last, table_id, seatings)
+            if new is None:
+                continue
         if new is None:
             yield ": ping\n\n"
             continue

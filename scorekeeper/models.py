@@ -45,6 +45,9 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     index: Mapped[int]
     name: Mapped[str] = mapped_column(String(40))
+    # The phone sitting here (a random id kept in that phone's session), so a second phone taking
+    # the seat is asked first and the first phone is told it lost it. Not part of the game.
+    holder: Mapped[str | None] = mapped_column(String(32), default=None)
 
     table: Mapped[Table] = relationship(back_populates="seats")
 

@@ -400,7 +400,7 @@ def record(table: Table | str, event: Any, expected_seq: Any = None, author: int
                     localize(dict(rules.to_json(state)), current.players))
 
 
-def undo(table: Table | str, author: int | None = None) -> Recorded:
+def undo(table: Table | str, author: int | None = None, expected_seq: int | None = None) -> Recorded:
     def step(current: Table, snap: Snapshot) -> tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]:
         if not snap.effective:
             db.session.rollback()
@@ -409,7 +409,7 @@ def undo(table: Table | str, author: int | None = None) -> Recorded:
         return {"type": "undo", "undoes": snap.effective[-1][0]}, replay(current, effective), effective
 
     rules = RULES[table.game] if isinstance(table, Table) else None
-    current, seq, state = _write(table, step, author)
+    current, seq, state = _write(table, step, author, expected_seq)
     rules = rules or RULES[current.game]
     return Recorded(seq, [], localize(dict(rules.to_json(state)), current.players))
 

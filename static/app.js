@@ -128,8 +128,198 @@
     var trigger = (evt.detail.requestConfig || {}).triggeringEvent;
     if (!trigger || trigger.type !== "sse:message" || !trigger.detail || !trigger.detail.data) return;
     try {
-      var seq = JSON.parse(trigger.detail.data).seq;
+      var data = JSON.parse(trigger.detail.data);
+      if (data.seats) return;  // someone took or left a seat: redraw (not a move)
+      var seq = data.seq;
       if (typeof seq === "number" && seq <= Number(el.dataset.seq)) evt.preventDefault();
     } catch (e) { /* not a move notice: redraw as usual */ }
+  });
+})();
+
+// At the table (issue 13): the move composer's chooser and Confirm, the status region at the
+// thumb, an honest connection state (banner, refused-while-offline with retry, sheet refreshes
+// retried with back-off), the invite folding away, local times, the create form's seat names.
+(function () {
+  "use strict";
+  function $(sel, root) { return (root || document).querySelector(sel); }
+
+  // --- Composer: a new rank drops a suit chosen under another rank; Confirm only when legal. ---
+  function syncConfirm() {
+    var btn = document.getElementById("confirm-move");
+    if (!btn) return;
+    var form = btn.form;
+    var chosen = !!form.querySelector("input[name=card]:checked");
+    form.querySelectorAll("input[name=card]:not([type=radio])").forEach(function (el) { if (el.value.trim()) chosen = true; });
+    var preview = form.querySelector(".preview");
+    btn.disabled = !chosen || !!(preview && preview.classList.contains("bad"));
+    btn.setAttribute("aria-describedby", "confirm-why");
+    if (preview) preview.id = "confirm-why";
+  }
+  document.addEventListener("change", function (evt) {
+    var t = evt.target;
+    if (t && t.matches && t.matches(".chooser .rank input")) {
+      var chooser = t.closest(".chooser");
+      chooser.querySelectorAll(".suit-step input:checked").forEach(function (el) {
+        if (el.closest(".suit-step").dataset.of !== t.value) el.checked = false;
+      });
+      // Only one suit of this rank left unseen: that is the card.
+      var open = chooser.querySelectorAll('.suit-step[data-of="' + t.value + '"] input:not([disabled])');
+      if (open.length === 1) open[0].checked = true;
+    }
+    syncConfirm();
+  });
+  document.addEventListener("input", function (evt) {
+    if (evt.target && evt.target.closest && evt.target.closest("form.move")) syncConfirm();
+  });
+
+  // --- The status region: what went wrong on this phone, with a retry that resends the move. ---
+  var retry = null;
+  function say(text, withRetry) {
+    var region = document.getElementById("last-move");
+    if (!region) return;
+    region.textContent = "";
+    var p = document.createElement("p");
+    p.className = "lm-text lm-bad";
+    p.textContent = text;
+    region.appendChild(p);
+    if (withRetry) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "primary lm-retry";
+      b.textContent = region.dataset.retry || "Retry";
+      b.addEventListener("click", function () {
+        if (!retry || !window.htmx) return;
+        var r = retry;
+        window.htmx.ajax("POST", r.path, { source: r.source && r.source.isConnected ? r.source : "#sheet",
+                                           values: r.values, target: "#sheet", swap: "outerHTML" });
+      });
+      region.appendChild(b);
+    }
+  }
+  function failed(evt) {
+    var cfg = evt.detail.requestConfig || {};
+    var elt = evt.detail.elt;
+    if (!elt) return;
+    if (cfg.verb === "get" && elt.id === "sheet") { refreshLater(); return; }
+    if (cfg.verb !== "post") return;
+    var values = {};
+    if (elt.tagName === "FORM") {
+      new FormData(elt).forEach(function (v, k) {
+        if (values[k] === undefined) values[k] = v; else values[k] = [].concat(values[k], v);
+      });
+    }
+    var sub = cfg.triggeringEvent && cfg.triggeringEvent.submitter;
+    if (sub && sub.name) values[sub.name] = sub.value;
+    retry = { path: cfg.path, values: values, source: elt };
+    var region = document.getElementById("last-move");
+    var offline = !navigator.onLine || evt.type === "htmx:sendError";
+    say(offline ? (region && region.dataset.offline) || "Not sent: this phone is offline."
+                : (region && region.dataset.failed) || "Not sent: the server did not answer.", true);
+    showOffline(offline);
+  }
+  document.addEventListener("htmx:sendError", failed);
+  document.addEventListener("htmx:responseError", failed);
+  document.addEventListener("htmx:timeout", failed);
+
+  // --- A sheet refresh that failed is tried again, 1 s, 2 s, 4 s … up to 30 s apart. ---
+  var delay = 0, timer = null;
+  function refreshLater() {
+    if (timer) return;
+    delay = Math.min(delay ? delay * 2 : 1000, 30000);
+    showOffline(true);
+    timer = setTimeout(function () {
+      timer = null;
+      var el = document.getElementById("sheet");
+      if (el && window.htmx) window.htmx.trigger(el, "refresh");
+    }, delay);
+  }
+
+  // --- The offline banner: the network is gone or the live stream is down. ---
+  var streamUp = true, hideTimer = null;
+  function showOffline(on) {
+    var banner = document.getElementById("offline");
+    if (!banner) return;
+    if (on) {
+      if (hideTimer) { clearTimeout(hideTimer); hideTimer = null; }
+      banner.hidden = false;
+    } else {
+      banner.hidden = true;
+    }
+  }
+  function sync() { showOffline(!navigator.onLine || !streamUp); }
+  window.addEventListener("offline", sync);
+  window.addEventListener("online", function () {
+    sync();
+    var el = document.getElementById("sheet");
+    if (el && window.htmx) window.htmx.trigger(el, "refresh");
+  });
+  var downTimer = null;
+  document.addEventListener("htmx:sseError", function () {
+    streamUp = false;
+    // The server ends a stream now and then and the phone reconnects within a second: say
+    // "offline" only when it stays down.
+    if (!downTimer) downTimer = setTimeout(function () { downTimer = null; if (!streamUp || !navigator.onLine) sync(); }, navigator.onLine ? 1500 : 0);
+  });
+  document.addEventListener("htmx:sseOpen", function () {
+    streamUp = true;
+    if (downTimer) { clearTimeout(downTimer); downTimer = null; }
+    sync();
+  });
+
+  // --- After every redraw of the sheet. ---
+  function afterSheet() {
+    syncConfirm();
+    var sheetEl = document.getElementById("sheet");
+    var invite = $("#invite[data-auto-open]");
+    if (sheetEl && invite) {
+      var free = document.querySelectorAll('#seat-list [data-seated="0"]').length;
+      if (Number(sheetEl.dataset.seq) > 0 || free === 0) {
+        invite.open = false;
+        invite.removeAttribute("data-auto-open");
+      }
+    }
+    localTimes();
+  }
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    var el = evt.detail.elt;
+    if (el && el.id === "sheet") {
+      delay = 0;
+      if (timer) { clearTimeout(timer); timer = null; }
+      if (navigator.onLine && streamUp) showOffline(false);
+    }
+    afterSheet();
+  });
+
+  // --- Times in the phone's own clock (the server writes UTC). ---
+  function localTimes() {
+    document.querySelectorAll("time[data-local]").forEach(function (t) {
+      var d = new Date(t.getAttribute("datetime"));
+      if (!isNaN(d)) t.textContent = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+      t.removeAttribute("data-local");
+    });
+  }
+
+  // --- The create form: "which seat is yours?" shows the names as they are typed. ---
+  function seatNames() {
+    var select = document.getElementById("my-seat");
+    if (!select) return;
+    Array.prototype.forEach.call(select.options, function (opt) {
+      var i = opt.value;
+      if (!/^\d+$/.test(i)) return;
+      var input = document.getElementById("player" + i);
+      var name = input && input.value.trim();
+      opt.textContent = name || opt.dataset.label;
+      opt.hidden = !name && Number(i) > 1;
+    });
+  }
+  document.addEventListener("input", function (evt) {
+    if (evt.target && /^player\d+$/.test(evt.target.id || "")) seatNames();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    syncConfirm();
+    localTimes();
+    seatNames();
+    if (!navigator.onLine) showOffline(true);
   });
 })();

@@ -10,6 +10,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.cards import N_, SUIT_SYMBOLS, card_name, parse_card, suit_name
+from scorekeeper.cards import rank_name as cards_rank_name
 from scorekeeper.localize import language, localize, tr
 from scorekeeper.service import TableError
 from scorekeeper.web.boards import cribbage_board
@@ -63,7 +64,8 @@ def register(app: Flask) -> None:
     def helpers() -> dict[str, Any]:
         return {"locale": str(get_locale() or "en"), "card_label": card_label, "card_pretty": card_pretty,
                 "suit_symbols": SUIT_SYMBOLS, "line_chart": line_chart, "suit_label": suit_label,
-                "german_face": german_face, "cribbage_board": cribbage_board, "asset": asset}
+                "german_face": german_face, "cribbage_board": cribbage_board, "asset": asset,
+                "rank_name": rank_name}
 
     @app.after_request
     def security_headers(response: Response) -> Response:
@@ -92,6 +94,10 @@ def card_pretty(code: str) -> str:
         return parse_card(code).pretty()
     except ValueError:
         return code
+
+
+def rank_name(rank: str) -> str:
+    return cards_rank_name(rank, str(get_locale() or "en"))
 
 
 def suit_label(suit: str, pack: str = "french") -> str:

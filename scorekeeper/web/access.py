@@ -1,16 +1,20 @@
 """Who may do what at a table: a capability per table kept in the signed session cookie.
 
 Opening the join link (write token) or watch link (read token) stores the capability; the token
-itself never stays in the address bar. The seat a phone took is kept beside it.
+itself never stays in the address bar. The seat a phone took is kept beside it, and the seat
+row remembers which phone holds it (a random phone id in the same cookie), so a second phone
+taking that seat is asked first and the first phone learns it lost the seat.
 """
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import request, session
 
 from scorekeeper import service
+from scorekeeper.extensions import db
 from scorekeeper.models import Table
 
 
@@ -38,13 +42,57 @@ def cap_of(table: Table) -> str | None:
     return service.capability(table, token or None)
 
 
-def seat_of(table: Table) -> int | None:
+def phone_id() -> str:
+    """This phone's id, made on first use and kept in its session cookie."""
+    phone = session.get("phone")
+    if not isinstance(phone, str) or not phone:
+        phone = session["phone"] = secrets.token_hex(8)
+    return phone
+
+
+def _claimed(table: Table) -> int | None:
+    """The seat this phone's cookie says it took (still to be checked against the seat's holder)."""
     entry = _tables().get(table.id) or {}
     seat = entry.get("seat")
     return seat if isinstance(seat, int) and 0 <= seat < len(table.seats) else None
 
 
-def take_seat(table: Table, seat: int | None) -> None:
+def seat_of(table: Table) -> int | None:
+    seat = _claimed(table)
+    if seat is None:
+        return None
+    holder = table.seats[seat].holder
+    # A seat nobody holds (taken before holders were kept) still belongs to the phone that says so.
+    return seat if holder is None or holder == session.get("phone") else None
+
+
+def lost_seat(table: Table) -> int | None:
+    """The seat this phone sat in until another phone took it over, if that happened."""
+    seat = _claimed(table)
+    return seat if seat is not None and seat_of(table) is None else None
+
+
+def holder_elsewhere(table: Table, seat: int) -> bool:
+    """Whether another phone sits in ``seat`` now."""
+    holder = table.seats[seat].holder
+    return holder is not None and holder != session.get("phone")
+
+
+def seated(table: Table) -> list[bool]:
+    """Per seat, whether some phone sits in it."""
+    return [s.holder is not None for s in table.seats]
+
+
+def take_seat(table: Table, seat: int | None) -> bool:
+    """Sit this phone in ``seat`` (None: stand up). True when another phone lost the seat to it."""
+    mine = phone_id()
+    took_over = seat is not None and holder_elsewhere(table, seat)
+    for s in table.seats:
+        if s.holder == mine and s.index != seat:
+            s.holder = None
+    if seat is not None:
+        table.seats[seat].holder = mine
+    db.session.commit()
     tables = _tables()
     entry = dict(tables.get(table.id) or {})
     if seat is None:
@@ -53,6 +101,7 @@ def take_seat(table: Table, seat: int | None) -> None:
         entry["seat"] = seat
     tables[table.id] = entry
     session["tables"] = tables
+    return took_over
 
 
 def known_tables() -> list[str]:

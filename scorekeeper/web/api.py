@@ -122,7 +122,7 @@ _open_streams = 0
 _streams_lock = threading.Lock()
 
 
-def sse_response(table_id: str, head: int) -> Response:
+def sse_response(table_id: str, head: int, seats: bool = False) -> Response:
     """The event stream, unless this worker already holds its cap of streams (then 503 and the
     phone's EventSource retries): a write must always find a free thread."""
     global _open_streams
@@ -138,7 +138,8 @@ def sse_response(table_id: str, head: int) -> Response:
         with _streams_lock:
             _open_streams -= 1
 
-    gen = live_stream(table_id, head, ping_every=cfg["SSE_PING_SECONDS"], max_seconds=cfg["SSE_MAX_SECONDS"])
+    gen = live_stream(table_id, head, ping_every=cfg["SSE_PING_SECONDS"], max_seconds=cfg["SSE_MAX_SECONDS"],
+                      seats=seats)
     response = Response(gen, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     response.call_on_close(release)

@@ -39,7 +39,7 @@ def render_sheet(table_id: str, status: int = 200, **extra: Any) -> tuple[str, i
     ctx = page_context(table)
     ctx.update(extra)
     if _is_htmx():
-        return render_template("_sheet.html", **ctx), status
+        return render_template("_sheet.html", partial=True, **ctx), status
     return render_template("table.html", **ctx), status
 
 
@@ -73,7 +73,8 @@ def post_event(table_id: str) -> WerkzeugResponse | tuple[str, int]:
 def undo(table_id: str) -> WerkzeugResponse | tuple[str, int]:
     author = _writer(table_id)
     try:
-        service.undo(table_id, author=author)
+        # The undo button named a move: if another phone moved since, that is not the one to remove.
+        service.undo(table_id, author=author, expected_seq=expected_seq(request.form))
     except TableError as exc:
         return render_sheet(table_id, exc.status, error=exc)
     if not _is_htmx():
@@ -86,7 +87,7 @@ def stream(table_id: str) -> Response:
     table = load(table_id)
     if access.cap_of(table) is None:
         abort(403)
-    return sse_response(table.id, table.head_seq)
+    return sse_response(table.id, table.head_seq, seats=True)
 
 
 @bp.get("/t/<table_id>/preview")

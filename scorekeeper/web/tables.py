@@ -23,10 +23,12 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from scorekeeper import service
 from scorekeeper.engine import RULES
 from scorekeeper.extensions import limiter
+from scorekeeper.live import broker
 from scorekeeper.models import Table
 from scorekeeper.service import TableError
 from scorekeeper.web import access, json_input
 from scorekeeper.web.forms import whole_number
+from scorekeeper.web.lastmove import last_move
 from scorekeeper.web.links import join_url, qr_svg, watch_url
 from scorekeeper.web.views import view_for
 
@@ -97,6 +99,10 @@ def create() -> WerkzeugResponse | tuple[str, int]:
         return render_template("index.html", games=list(RULES.values()), mine=[], form=form,
                                error=exc), exc.status
     access.grant(table, "write")
+    # The opener says which seat is theirs on the form (the first player unless told otherwise).
+    mine = form.get("seat", "0")
+    if mine.isdigit() and int(mine) < len(table.seats):
+        access.take_seat(table, int(mine))
     return redirect(url_for("tables.show", table_id=table.id))
 
 
@@ -118,26 +124,34 @@ def page_context(table: Table) -> dict[str, Any]:
     snap = service.snapshot(table)
     rules = RULES[table.game]
     state = service.state_json(table, snap)  # engine messages in the reader's language
+    seat = access.seat_of(table)
     ctx = {
         "table": table,
         "rules": rules,
         "cap": cap,
         "can_write": cap == "write",
-        "seat": access.seat_of(table),
+        "seat": seat,
+        "lost_seat": access.lost_seat(table) if seat is None else None,
+        "seated": access.seated(table),
         "seq": snap.seq,
         "state": state,
         "raw_state": snap.state,
         "sides": service.describe_sides(table, state),
         "players": table.players,
     }
-    ctx.update(view_for(table.game, ctx))
+    view = view_for(table.game, ctx)
+    ctx.update(view)
+    ctx["last"] = last_move(table, table.players, snap.seq, view)
+    # The move an undo would take back (the newest one still standing), named on the undo button.
+    ctx["undo_target"] = rules.describe(snap.effective[-1][1], table.players) if snap.effective else ""
     return ctx
 
 
 @bp.get("/t/<table_id>")
-def show(table_id: str) -> str:
+def show(table_id: str, takeover: int | None = None) -> str:
     table = load(table_id)
     ctx = page_context(table)
+    ctx["takeover"] = takeover
     if ctx["can_write"]:
         ctx["join"] = join_url(table)
     ctx["watch"] = watch_url(table)
@@ -158,7 +172,7 @@ def qr(table_id: str, kind: str) -> Response:
 
 
 @bp.post("/t/<table_id>/seat")
-def seat(table_id: str) -> WerkzeugResponse:
+def seat(table_id: str) -> WerkzeugResponse | str:
     table = load(table_id)
     if access.cap_of(table) != "write":
         abort(403)
@@ -167,9 +181,13 @@ def seat(table_id: str) -> WerkzeugResponse:
     if raw == "watch":
         access.take_seat(table, None)
     elif seat is not None and seat < len(table.seats):
+        if access.holder_elsewhere(table, seat) and request.form.get("takeover") != "1":
+            # Two phones both saying "You are Anna" is worse than one more tap: ask first.
+            return show(table_id, takeover=seat)
         access.take_seat(table, seat)
     else:
         abort(400)
+    broker.reseat(table.id)
     return redirect(url_for("tables.show", table_id=table.id))
 
 
@@ -216,8 +234,9 @@ def import_() -> WerkzeugResponse | tuple[str, int]:
 def language(code: str) -> WerkzeugResponse:
     if code in current_app.config["LANGUAGES"]:
         session["lang"] = code
-    target = request.referrer or url_for("tables.index")
-    if not target.startswith(request.host_url):
+    # The page to go back to travels in the link (pages send no Referer): a local path only.
+    target = request.args.get("next", "")
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
         target = url_for("tables.index")
     return redirect(_without_lang(target))
 

@@ -97,7 +97,7 @@ def test_setup_typo_is_explained(sqlite_app: Flask) -> None:
 # --- A turn ----------------------------------------------------------------------------------------
 
 
-def test_a_turn_card_then_pile_with_the_right_pile_highlighted(sqlite_app: Flask) -> None:
+def test_a_turn_card_then_pile_with_no_pile_marked(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table_id = started(client)                 # Dan deals, Anna starts; muggins 5H 9C KD 2S
     first = sheet(client, table_id)
@@ -110,9 +110,9 @@ def test_a_turn_card_then_pile_with_the_right_pile_highlighted(sqlite_app: Flask
     assert "Where did Anna put the 4♥? Tap that pile." in second
     piles = destinations(second)
     assert set(piles) == {key(p) for p in MUGGINS_PILE} | {key({"pile": "own"})}   # nobody else has a pile yet
-    right = piles[key(MUGGINS_PILE[0])]
-    assert "right" in right["class"].split() and right["aria-label"].endswith("the right place")
-    assert all("right" not in b["class"].split() for k, b in piles.items() if k != key(MUGGINS_PILE[0]))
+    # Without coach (the default) no pile is marked: the recorder is not handed the answer.
+    assert all("right" not in b["class"].split() for b in piles.values())
+    assert "✓" not in second and not any(b["aria-label"].endswith("the right place") for b in piles.values())
     form = Page(second).find("form", **{"class": "mg-board"})[0]
     assert form["method"] == "post" and form["hx-post"] == f"/t/{table_id}/events"
     board = second.split('class="mg-board"')[1].split("</form>")[0]
@@ -126,8 +126,7 @@ def test_a_turn_card_then_pile_with_the_right_pile_highlighted(sqlite_app: Flask
 
     turn(client, table_id, "7C", {"pile": "own"}, 0)             # nothing fits: own pile ends the turn
     bo = sheet(client, table_id, card="6D")
-    piles = destinations(bo)
-    assert "right" in piles[key({"pile": "discard", "player": 0})]["class"]   # Anna's 7♣ is Bo's left pile
+    assert key({"pile": "discard", "player": 0}) in destinations(bo)
     assert "Bo&#39;s turn" in bo
 
 
@@ -256,7 +255,8 @@ def test_result_for_a_winner_who_got_rid_of_every_card(sqlite_app: Flask) -> Non
 
 def test_next_card_known_after_turning_over_skips_the_picker(sqlite_app: Flask) -> None:
     rules = Muggins()
-    base = rules.apply(rules.new(["Anna", "Bo", "Cleo"], {}), {"type": "setup", "muggins": ["5S", "10S", "JS", "2S"]})
+    base = rules.apply(rules.new(["Anna", "Bo", "Cleo"], {"coach": True}),
+                       {"type": "setup", "muggins": ["5S", "10S", "JS", "2S"]})
     cards = [parse_card(c) for c in ("4C", "9C")]
     state_ = replace(base, hands=(Hand(draw=(None,) * 5), Hand(discard=tuple(cards)), Hand(draw=(None,) * 5)),
                      to_act=1)
@@ -341,3 +341,16 @@ def test_sound_is_only_played_when_switched_on() -> None:
 def test_sound_is_served(sqlite_app: Flask) -> None:
     response = sqlite_app.test_client().get("/static/muggins.wav")
     assert response.status_code == 200 and response.data[:4] == b"RIFF"
+
+
+def test_coach_marks_the_right_pile(sqlite_app: Flask) -> None:
+    client = sqlite_app.test_client()
+    table_id = started(client, opt_muggins_coach="on")
+    piles = destinations(sheet(client, table_id, card="4h"))
+    right = piles[key(MUGGINS_PILE[0])]
+    assert "right" in right["class"].split() and right["aria-label"].endswith("the right place")
+    assert all("right" not in b["class"].split() for k, b in piles.items() if k != key(MUGGINS_PILE[0]))
+    turn(client, table_id, "4H", MUGGINS_PILE[0], 0)
+    turn(client, table_id, "7C", {"pile": "own"}, 0)
+    piles = destinations(sheet(client, table_id, card="6D"))
+    assert "right" in piles[key({"pile": "discard", "player": 0})]["class"]   # Anna's 7♣ is Bo's left pile

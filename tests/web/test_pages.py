@@ -39,7 +39,10 @@ def test_create_shows_qr_codes_and_seat_picker(client, app) -> None:
     write, read = tokens(app, table_id)
     assert f"/t/{table_id}/qr/join.svg" in page and f"/t/{table_id}/qr/watch.svg" in page
     assert f"http://192.0.2.10:5000/t/{table_id}/k/{write}" in page
-    assert "Who are you?" in page
+    # The opener is seated at once (the first player unless the form says otherwise) and the page
+    # opens on the invite while seats are free.
+    assert "You are Anna" in page and "Who are you?" not in page
+    assert 'id="join-qr"' in page and '<details id="invite" class="card invite" open' in page
     assert f'sse-connect="/t/{table_id}/stream"' in page
     svg = client.get(f"/t/{table_id}/qr/join.svg")
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
@@ -122,7 +125,8 @@ def test_watch_link_does_not_downgrade_a_player(client, app) -> None:
     table_id = open_table(client)
     _, read = tokens(app, table_id)
     client.get(f"/t/{table_id}/k/{read}")
-    assert "Who are you?" in client.get(f"/t/{table_id}").get_data(as_text=True)
+    page = client.get(f"/t/{table_id}").get_data(as_text=True)
+    assert "You are Anna" in page and "qr/join.svg" in page
 
 
 def test_wrong_token_link_is_403_and_unknown_table_404(client) -> None:
@@ -240,3 +244,72 @@ def test_chart_end_labels_never_overlap() -> None:
     svg = str(line_chart(["Anna", "Bo", "Cy"], [[0, 0, 0], [5, 5, 5], [9, 9, 2]], target=20))
     ys = sorted(float(v) for v in re.findall(r'<text class="label s\d" x="[\d.]+" y="([\d.]+)"', svg))
     assert len(ys) == 3 and all(b - a >= 11 for a, b in zip(ys, ys[1:], strict=False))
+
+
+def test_the_opener_chooses_a_seat_or_none(client) -> None:
+    second = open_table(client, players=("Anna", "Bo", "Cleo"), seat="2")
+    assert "You are Cleo" in client.get(f"/t/{second}").get_data(as_text=True)
+    third = open_table(client, seat="watch")
+    page = client.get(f"/t/{third}").get_data(as_text=True)
+    assert "Who are you?" in page and "Not seated" in page
+
+
+def test_taking_a_seat_another_phone_holds_asks_and_tells_that_phone(app, client) -> None:
+    table_id = open_table(client)                                  # this phone sits as Anna
+    write, _ = tokens(app, table_id)
+    other = app.test_client()
+    other.get(f"/t/{table_id}/k/{write}")
+    page = other.get(f"/t/{table_id}").get_data(as_text=True)
+    assert "Who are you?" in page and "on another phone" in page.split("Bo</button>")[0]
+    asked = other.post(f"/t/{table_id}/seat", data={"seat": "0"})
+    assert asked.status_code == 200
+    text = asked.get_data(as_text=True)
+    assert "Anna is seated on another phone — take over?" in text
+    assert 'name="takeover" value="1"' in text
+    assert "You are Anna" in client.get(f"/t/{table_id}").get_data(as_text=True)   # nothing changed yet
+    assert other.post(f"/t/{table_id}/seat", data={"seat": "0", "takeover": "1"}).status_code == 302
+    assert "You are Anna" in other.get(f"/t/{table_id}").get_data(as_text=True)
+    lost = client.get(f"/t/{table_id}").get_data(as_text=True)
+    assert "You are Anna" not in lost and "Another phone took over Anna’s seat." in lost
+    sheet = client.get(f"/t/{table_id}/sheet", headers=HX).get_data(as_text=True)
+    assert "Another phone took over Anna’s seat." in sheet.split('hx-swap-oob="innerHTML:#last-move"')[1]
+    # A free seat is taken without asking.
+    assert other.post(f"/t/{table_id}/seat", data={"seat": "1"}).status_code == 302
+
+
+def test_the_seat_change_is_announced_on_the_phones_stream_only() -> None:
+    from scorekeeper.live import Broker, stream
+
+    broker = Broker()
+    phones = stream("t1", 0, ping_every=0.05, max_seconds=0.3, source=broker, seats=True)
+    api = stream("t1", 0, ping_every=0.05, max_seconds=0.3, source=broker)
+    assert [next(phones), next(phones)] == [next(api), next(api)]   # retry, then the head
+    broker.reseat("t1")
+    assert '"seats": 1' in next(phones)
+    assert all('"seats"' not in line for line in api)
+
+
+def test_language_switch_returns_to_the_page_it_was_asked_on(client) -> None:
+    table_id = open_table(client)
+    page = client.get(f"/t/{table_id}").get_data(as_text=True)
+    assert f"/lang/sv?next=/t/{table_id}" in page
+    switched = client.get(f"/lang/sv?next=/t/{table_id}")
+    assert switched.status_code == 302 and switched.location == f"/t/{table_id}"
+    for evil in ("//evil.example/", "https://evil.example/", "/\\evil.example"):
+        assert client.get("/lang/de", query_string={"next": evil}).location == "/"
+
+
+def test_undo_names_the_move_asks_once_and_other_phones_hear_who_undid(app, client) -> None:
+    table_id = open_table(client)
+    client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "1", "points:int": "7"})
+    page = client.get(f"/t/{table_id}").get_data(as_text=True)
+    region = page.split('id="last-move"')[1]
+    assert "<details" in region and "Take back “+7 → side 1”?" in region and "Yes, undo it" in region
+    stale = client.post(f"/t/{table_id}/undo", data={"expected_seq": "0"}, headers=HX)
+    assert stale.status_code == 409                                  # the named move is not the last any more
+    assert client.post(f"/t/{table_id}/undo", data={"expected_seq": "1"}, headers=HX).status_code == 200
+    write, _ = tokens(app, table_id)
+    other = app.test_client()
+    other.get(f"/t/{table_id}/k/{write}")
+    heard = other.get(f"/t/{table_id}/sheet", headers=HX).get_data(as_text=True)
+    assert "Anna undid: +7 → side 1" in heard.split('hx-swap-oob="innerHTML:#last-move"')[1]

@@ -101,7 +101,7 @@ def test_every_string_is_translated(lang: str) -> None:
 # Phrases of the English interface that must not show on a translated page.
 ENGLISH = ("Open a table", "Players in seat order", "House rules", "Start score", "Score pad", "Adjudicate",
            "Import a table", "Your tables", "Rule book", "Skip to content", "Who are you?", "Invite players",
-           "Scan to join", "Undo last move", "Score sheet", "Points for", "Quick points", "to go",
+           "Scan to join", "Yes, undo it", "Score sheet", "Points for", "Quick points", "to go",
            "Tally mode", "Adjudicate mode", "Change seat", "History", "Export")
 
 EXPECTED = {
@@ -109,12 +109,12 @@ EXPECTED = {
                     "Startpoäng", "Ingen knackning", "Regelbok", "Tvister"),
            "table": ("Domarläge", "Vem är du?", "Bjud in spelare", "Skanna för att delta och spela",
                      "Poäng för Anna", "Historik"),
-           "sheet": ("Ångra senaste draget", "Protokoll", "poäng +3")},
+           "sheet": ("Ja, ångra det", "Protokoll", "poäng +3")},
     "de": {"home": ("Einen Tisch eröffnen", "Spieler in Sitzreihenfolge", "Punkteblock",
                     "Hausregeln: Tomelilla Mulle", "Startpunkte", "Kein Klopfen", "Regelbuch", "Streitfälle"),
            "table": ("Schiedsrichtermodus", "Wer bist du?", "Spieler einladen", "Scannen zum Mitspielen",
                      "Punkte für Anna", "Verlauf"),
-           "sheet": ("Letzten Zug rückgängig machen", "Punkteliste", "Punkte +3")},
+           "sheet": ("Ja, rückgängig machen", "Punkteliste", "Punkte +3")},
 }
 
 
@@ -150,7 +150,8 @@ def _pages(app: Flask, lang: str, headers: dict[str, str] | None = None) -> dict
     query = f"?lang={lang}" if headers is None else ""
     home = client.get(f"/{query}", headers=headers).get_data(as_text=True)
     opened = client.post(f"/tables{query}", headers=headers,
-                         data={"game": "scorepad", "players": ["Anna", "Bo"], "mode": "adjudicate"})
+                         data={"game": "scorepad", "players": ["Anna", "Bo"], "mode": "adjudicate",
+                               "seat": "watch"})  # unseated: the page asks who this phone is
     assert opened.status_code == 302
     table = opened.location.rsplit("/", 1)[1]
     page = client.get(f"/t/{table}{query}", headers=headers).get_data(as_text=True)

@@ -202,7 +202,7 @@ def status(state: Mapping[str, Any], names: Sequence[str]) -> dict[str, str]:
         card = _card_word(deal["turned"])
         if deal["blind_take"]:
             return {"headline": _("%(name)s may take it blind", name=name),
-                    "note": _("%(name)s, the dealer, has not looked at his hand and may take the %(card)s at once.",
+                    "note": _("%(name)s, the dealer, has not looked at their hand and may take the %(card)s at once.",
                               name=name, card=card)}
         return {"headline": _("Offered to %(name)s", name=name),
                 "note": _("Does %(name)s take the %(card)s?", name=name, card=card)}
@@ -213,7 +213,7 @@ def status(state: Mapping[str, Any], names: Sequence[str]) -> dict[str, str]:
         return {"headline": _("%(name)s: exchange or fold?", name=name), "note": note}
     if phase == "discard":
         return {"headline": _("%(name)s throws away one more card", name=name),
-                "note": _("The taker goes back to %(n)s cards; then he leads.", n=deal["hand_size"])}
+                "note": _("The taker goes back to %(n)s cards; then they lead.", n=deal["hand_size"])}
     if phase == "play":
         number = len(deal["tricks"]) + 1
         total = deal["hand_size"]

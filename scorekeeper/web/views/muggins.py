@@ -309,7 +309,9 @@ def compose(rules: Muggins, raw: MugginsState, state: Mapping[str, Any], names: 
         return out
     out["card"] = str(card)
     out["pretty"] = card.pretty()
-    out["destinations"] = destinations(state, names, mover, card, correct)
+    # Marking the right pile hands whoever records the card the answer, so a real muggins would
+    # rarely be caught: only a coached table (the engine's ``coach`` option) shows it.
+    out["destinations"] = destinations(state, names, mover, card, correct if out["coach"] else [])
     out["question"] = _("Where did %(name)s put the %(card)s? Tap that pile.", name=names[mover], card=card.pretty())
     out["right"] = [d["label"] for d in out["destinations"].values() if d["correct"]]
     return out

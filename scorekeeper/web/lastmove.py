@@ -1,0 +1,66 @@
+"""The last move as the table should hear it, for the status region pinned to the bottom of every
+phone: "Bo: A♥ as 1 takes 5♦+9♣ — A♥ +1", "Anna undid: Bo: 8♣ takes 8♦".
+
+Read from the event log (the head event, and for an undo the event it retracted), so every phone
+says the same, not only the phone that tapped. A game's view model may word the move better than
+the engine's one-line ``describe`` (Mulle's and Kasino's ``just``): its words win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from scorekeeper import service
+from scorekeeper.extensions import db
+from scorekeeper.models import Event, Table
+
+# Events entered with one tap (a card of a trick, a Muggins pile): the status region offers to
+# take such a tap back with one more tap.
+ONE_TAP = {("mulatschak", "play"), ("mousel", "play"), ("muggins", "turn")}
+
+
+def _event(table: Table, seq: int) -> Event | None:
+    return db.session.execute(
+        select(Event).where(Event.table_id == table.id, Event.seq == seq)
+    ).scalar_one_or_none()
+
+
+def _name(players: Sequence[str], seat: int | None) -> str:
+    return players[seat] if seat is not None and 0 <= seat < len(players) else ""
+
+
+def _pops(view_just: Mapping[str, Any] | None) -> list[str]:
+    if not view_just:
+        return []
+    out = []
+    for p in view_just.get("pops") or ():
+        points = p.get("points")
+        tail = f" {points:+d}" if isinstance(points, int) and points else ""
+        out.append(f"{p['side']}: {p['text']}{tail}")
+    return out
+
+
+def last_move(table: Table, players: Sequence[str], seq: int, view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What the head event did, or None before the first move. ``view``: the game's view model."""
+    if seq <= 0:
+        return None
+    row = _event(table, seq)
+    if row is None:
+        return None
+    rules = service.rules_for(table)
+    by = _name(players, row.author)
+    if row.payload.get("type") == "undo":
+        undone = _event(table, int(row.payload.get("undoes") or 0))
+        move = rules.describe(undone.payload, players) if undone is not None else ""
+        text = _("%(name)s undid: %(move)s", name=by, move=move) if by else _("Undone: %(move)s", move=move)
+        return {"seq": seq, "text": text, "pops": [], "undo": True, "one_tap": False}
+    just = next((m.get("just") for m in view.values() if isinstance(m, Mapping) and m.get("just")), None)
+    text = str(just.get("text") or "") if just else ""
+    if not text:
+        text = rules.describe(row.payload, players)
+    return {"seq": seq, "text": text, "pops": _pops(just), "undo": False,
+            "one_tap": (table.game, row.payload.get("type")) in ONE_TAP}
