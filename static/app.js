@@ -187,15 +187,24 @@
       b.type = "button";
       b.className = "primary lm-retry";
       b.textContent = region.dataset.retry || "Retry";
-      b.addEventListener("click", function () {
-        if (!retry || !window.htmx) return;
-        var r = retry;
-        window.htmx.ajax("POST", r.path, { source: r.source && r.source.isConnected ? r.source : "#sheet",
-                                           values: r.values, target: "#sheet", swap: "outerHTML" });
-      });
+      b.addEventListener("click", resend);
       region.appendChild(b);
     }
   }
+  // The move waits, visibly, until it is sent again: by the button, or by itself when the phone is
+  // back online. The server's answer (the move, or 409/422 with its reason) then shows as usual.
+  function resend() {
+    if (!retry || !window.htmx) return;
+    var r = retry;
+    retry = null;
+    window.htmx.ajax("POST", r.path, { source: r.source && r.source.isConnected ? r.source : "#sheet",
+                                       values: r.values, target: "#sheet", swap: "outerHTML" });
+  }
+  // A sheet redraw must not wipe the waiting move's notice.
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var target = evt.detail.target;
+    if (retry && target && target.id === "last-move") evt.detail.shouldSwap = false;
+  });
   function failed(evt) {
     var cfg = evt.detail.requestConfig || {};
     var elt = evt.detail.elt;
@@ -250,6 +259,7 @@
   window.addEventListener("offline", sync);
   window.addEventListener("online", function () {
     sync();
+    if (retry) { setTimeout(resend, 300); return; }
     var el = document.getElementById("sheet");
     if (el && window.htmx) window.htmx.trigger(el, "refresh");
   });
@@ -262,6 +272,7 @@
   });
   document.addEventListener("htmx:sseOpen", function () {
     streamUp = true;
+    if (retry && navigator.onLine) setTimeout(resend, 300);
     if (downTimer) { clearTimeout(downTimer); downTimer = null; }
     sync();
   });

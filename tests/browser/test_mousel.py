@@ -31,8 +31,8 @@ def test_a_phone_plays_two_deals_with_penalties(browser: Browser, live_server: s
     page.locator("input[name=game][value=mousel]").check()
     page.locator("#player0").fill("Anna")
     page.locator("#player1").fill("Bo")
-    page.get_by_role("button", name="Open the table").click()
-    page.get_by_role("button", name="Anna", exact=True).click()
+    page.get_by_role("button", name="Open the table").click()       # the opener sits as Anna at once
+    expect(page.get_by_text("You are Anna")).to_be_visible()
     page.wait_for_function(
         "() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
     turn = page.locator(".ms-turn")

@@ -24,8 +24,8 @@ def test_one_deal_on_a_phone(browser: Browser, live_server: str, playwright: Pla
     page.locator("input[name=game][value=mulatschak]").check()
     for i, name in enumerate(["Anna", "Bo", "Cleo"]):
         page.locator(f"#player{i}").fill(name)
-    page.get_by_role("button", name="Open the table").click()
-    page.get_by_role("button", name="Anna", exact=True).click()
+    page.get_by_role("button", name="Open the table").click()       # the opener sits as Anna at once
+    expect(page.get_by_text("You are Anna")).to_be_visible()
     # The stream is open (its first message, the current seq, is not redrawn: the sheet shows it).
     page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
     turn = page.locator(".mu-turn")

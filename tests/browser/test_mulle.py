@@ -19,8 +19,15 @@ def api(base: str, path: str, body: dict[str, Any], token: str | None = None) ->
 
 
 def tap(page: Page, name: str, code: str) -> None:
-    """Tap a card (the input itself is hidden behind the card face)."""
-    page.locator(f"label:has(> input[name='{name}'][value='{code}'])").first.click()
+    """Tap a card through the page's hooks: a table card, the played card (its rank, then its
+    suit: `data-rank`, then `data-card`), or a card of the deal form."""
+    if name == "capture:list":
+        page.locator(f"#table-cards [data-card='{code}']").click()
+    elif name == "card":
+        page.locator(f"#card-chooser [data-rank='{code[:-1]}']").click()
+        page.locator(f"#card-chooser [data-card='{code}']").click()
+    else:
+        page.locator(f"form.deal [data-card='{code}']").first.click()
 
 
 def front_pegs(page: Page) -> list[str]:
@@ -38,7 +45,7 @@ def move(page: Page, card: str, *taken: str, expect_preview: str) -> None:
     for code in taken:
         tap(page, "capture:list", code)
     expect(page.locator("form.move .preview")).to_contain_text(expect_preview)
-    page.get_by_role("button", name="Confirm move").click()
+    page.locator("#confirm-move").click()
 
 
 def test_a_phone_plays_a_mulle_and_a_sweep_and_the_pegs_move(browser: Browser, live_server: str,
@@ -79,6 +86,8 @@ def test_a_phone_plays_a_mulle_and_a_sweep_and_the_pegs_move(browser: Browser, l
     expect(page.locator("form.move .table-cards")).to_contain_text("The table is empty.")
     assert front_pegs(page) == ["3", "3"] and back_peg(page, 1) == "2"  # Bo's back peg leapfrogged
 
-    page.get_by_role("button", name="Undo last move").click()
+    page.locator("#last-move summary").click()                            # undo names the move, asks once
+    expect(page.locator("#last-move")).to_contain_text("Take back “Bo: 4♣ takes 4♥”?")
+    page.get_by_role("button", name="Yes, undo it").click()
     expect(page.locator("svg.board circle[data-side='1'][data-peg='front']")).to_have_attribute("data-hole", "2")
     expect(page.get_by_text("Bo to play")).to_be_visible()

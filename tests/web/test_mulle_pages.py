@@ -398,3 +398,29 @@ def test_a_watcher_sees_the_board_and_the_table_but_no_controls(sqlite_app: Flas
     tally = api_table(owner, [], mode="tally")
     assert watcher.get(f"/t/{tally['id']}/k/{tally['read_token']}").status_code == 302
     assert 'name="what"' not in watcher.get(f"/t/{tally['id']}/sheet", headers=HX).get_data(as_text=True)
+
+
+def test_the_composer_has_the_stable_hooks_and_a_refusal_keeps_taps_and_reason(sqlite_app: Flask) -> None:
+    client = sqlite_app.test_client()
+    table = api_table(client, [{"type": "deal", "dealer": 1, "table": ["3H", "5S", "8D", "KS"]}])
+    html = sheet(client, table["id"])
+    composer = html.split('id="composer"')[1].split("</form>")[0]
+    assert 'id="table-cards"' in composer and 'id="card-chooser"' in composer and 'id="confirm-move"' in composer
+    tags = Page(composer)
+    assert {a["data-card"] for a in tags.find("label") if "data-card" in a} >= {"3H", "5S", "8D", "KS", "8C", "10D"}
+    assert [a["data-rank"] for a in tags.find("label") if "data-rank" in a] == [
+        "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    ranks = [a for a in tags.find("input", type="radio") if a.get("name") == "card-rank"]
+    assert ranks and all(a["form"] == "card-rank-step" for a in ranks)    # the rank step is never sent
+    # The composer comes before the board: nothing between the table cards and Confirm.
+    assert html.index('id="composer"') < html.index('class="board"')
+
+    refused = post(client, table["id"], play(0, "KH", "3H"), 422)
+    kept = Page(refused.split('id="composer"')[1].split("</form>")[0])
+    assert "checked" in kept.find("input", type="checkbox", value="3H")[0]
+    assert "checked" in kept.find("input", type="radio", name="card", value="KH")[0]
+    assert "checked" in kept.find("input", type="radio", name="card-rank", value="K")[0]
+    reason = refused.split('class="preview bad"')[1].split("</div>")[0]
+    assert "K♥" in reason and "#MULLE-CAP" in reason
+    status = refused.split('hx-swap-oob="innerHTML:#last-move"')[1].split("</div>")[0]
+    assert "✘" in status and "#MULLE-CAP" in status

@@ -1,0 +1,222 @@
+"""At the table on an iPhone-sized screen (390×664 CSS px): the one-screen move composer, the
+result at the thumb on both phones, Confirm held back while the move is illegal, the opener seated
+with the invite first, a seat takeover that asks, the offline banner and a move tapped offline
+that is not lost, undo heard on the other phone, 44 px card controls with a one-tap undo."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+PHONE = {"viewport": {"width": 390, "height": 664}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 3, "locale": "en-GB", "reduced_motion": "reduce"}
+OPEN = "() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1"
+DEAL = {"type": "deal", "dealer": 1, "table": ["3H", "5S", "8D", "KS"]}
+
+
+def api(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def phone(browser: Browser, **extra: Any) -> Page:
+    return browser.new_context(**{**PHONE, **extra}).new_page()
+
+
+def on_screen(page: Page, selector: str) -> bool:
+    """Wholly inside the viewport and not under the status bar pinned to the bottom."""
+    return bool(page.locator(selector).first.evaluate("""el => {
+        const r = el.getBoundingClientRect();
+        const bar = document.getElementById('last-move');
+        const floor = el === bar || bar.contains(el) ? innerHeight : bar.getBoundingClientRect().top;
+        return r.height > 0 && r.top >= 0 && r.bottom <= floor + 0.5 && r.left >= 0 && r.right <= innerWidth + 0.5;
+    }"""))
+
+
+def quiet(page: Page) -> None:
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+
+
+def seated_phone(browser: Browser, join_url: str, name: str, **extra: Any) -> Page:
+    page = phone(browser, **extra)
+    page.goto(join_url)
+    page.get_by_role("button", name=name, exact=True).click()
+    expect(page.locator(".table-head")).to_contain_text(f"You are {name}")
+    page.wait_for_function(OPEN)
+    return page
+
+
+def played(page: Page, code: str) -> None:
+    page.locator(f"#card-chooser [data-rank='{code[:-1]}']").click()
+    page.locator(f"#card-chooser [data-card='{code}']").click()
+
+
+def taken(page: Page, code: str) -> None:
+    page.locator(f"#table-cards [data-card='{code}']").click()
+
+
+def test_opening_seats_the_opener_on_the_invite_then_a_capture_on_one_screen(browser: Browser, live_server: str) -> None:
+    anna = phone(browser)
+    anna.goto(live_server + "/")
+    anna.locator("input[name=game][value=mulle]").check()
+    anna.locator("#player0").fill("Anna")
+    anna.locator("#player1").fill("Bo")
+    expect(anna.locator("#my-seat option").first).to_have_text("Anna")    # "which seat is yours?"
+    anna.get_by_role("button", name="Open the table").click()
+    expect(anna.locator(".table-head")).to_contain_text("You are Anna")     # seated at once
+    expect(anna.get_by_text("Who are you?")).to_have_count(0)
+    assert on_screen(anna, "#join-qr")                                      # the QR code first
+    expect(anna.locator("#seat-list")).to_contain_text("Anna: seated")
+    expect(anna.locator("#seat-list")).to_contain_text("Bo: free")
+    anna.wait_for_function(OPEN)
+    join = anna.locator(".qr-join a.url").get_attribute("href")
+
+    bo = seated_phone(browser, str(join), "Bo")
+    expect(anna.locator("#invite")).not_to_have_attribute("open", "")       # every seat taken: folded
+    expect(anna.locator("#seat-list")).to_contain_text("Bo: seated")
+    anna.locator("#invite > summary").click()                               # one tap reopens it
+    expect(anna.locator("#join-qr")).to_be_visible()
+    anna.locator("#invite > summary").click()
+
+    anna.get_by_label("Dealer").select_option("1")
+    for code in DEAL["table"]:
+        anna.locator(f"form.deal [data-card='{code}']").first.click()
+    anna.get_by_role("button", name="Start the deal").click()
+    expect(anna.get_by_text("Your turn, Anna!")).to_be_visible()
+    anna.evaluate("() => window.scrollTo(0, 0)")
+    for part in ("#composer", "#table-cards", "#card-chooser", "#confirm-move"):
+        assert on_screen(anna, part), f"{part} is not on the screen"
+    header = anna.locator("header.top").bounding_box()
+    assert header and header["height"] <= 50                                # one line
+
+    # 2 + 3 + 1 taps: 8, ♣, the three table cards, Confirm — no scroll.
+    expect(anna.locator("#confirm-move")).to_be_disabled()                  # nothing chosen yet
+    played(anna, "8C")
+    for code in ("3H", "5S", "8D"):
+        taken(anna, code)
+    expect(anna.locator("#composer .preview")).to_contain_text("✔")
+    expect(anna.locator("#confirm-move")).to_be_enabled()
+    assert anna.evaluate("() => window.scrollY") == 0
+    anna.locator("#confirm-move").click()
+    for page in (anna, bo):
+        expect(page.locator("#last-move")).to_contain_text("Anna: 8♣ as 8 takes", timeout=3000)
+        assert on_screen(page, "#last-move")
+        assert page.locator("#last-move").get_attribute("role") == "status"
+
+
+def test_an_illegal_capture_keeps_confirm_disabled_with_the_reason(browser: Browser, live_server: str) -> None:
+    table = api(live_server, "/api/v1/tables", {"game": "kasino", "players": ["Anna", "Bo"]})
+    api(live_server, f"/api/v1/tables/{table['id']}/events", DEAL, table["write_token"])
+    anna = seated_phone(browser, table["join_url"], "Anna")
+    anna.locator("#invite > summary").click() if anna.locator("#invite[open]").count() else None
+    assert on_screen(anna, "#composer")
+    played(anna, "9C")
+    taken(anna, "3H")
+    taken(anna, "5S")
+    reason = anna.locator("#composer .preview.bad")
+    expect(reason).to_contain_text("9♣")
+    expect(reason.locator("a.rule")).to_be_visible()
+    expect(anna.locator("#confirm-move")).to_be_disabled()
+    assert on_screen(anna, "#composer .preview.bad") and on_screen(anna, "#confirm-move")
+    taken(anna, "5S")                                                       # fix it: a trail instead
+    taken(anna, "3H")
+    expect(anna.locator("#composer .preview")).to_contain_text("✔")
+    expect(anna.locator("#confirm-move")).to_be_enabled()
+
+
+def test_taking_a_held_seat_asks_and_the_other_phone_is_told(browser: Browser, live_server: str) -> None:
+    table = api(live_server, "/api/v1/tables", {"game": "mulle", "players": ["Anna", "Bo"]})
+    first = seated_phone(browser, table["join_url"], "Anna")
+    second = phone(browser)
+    second.goto(table["join_url"])
+    second.locator("button[name=seat][value='0']").click()
+    expect(second.get_by_role("heading", name="Anna is seated on another phone — take over?")).to_be_visible()
+    expect(first.locator(".table-head")).to_contain_text("You are Anna")   # nothing happened yet
+    second.get_by_role("button", name="Take over Anna’s seat").click()
+    expect(second.locator(".table-head")).to_contain_text("You are Anna")
+    expect(first.locator("#last-move")).to_contain_text("Another phone took over Anna’s seat.", timeout=3000)
+
+
+def test_offline_banner_and_a_move_tapped_offline_is_not_lost(browser: Browser, live_server: str) -> None:
+    table = api(live_server, "/api/v1/tables", {"game": "mulle", "players": ["Anna", "Bo"]})
+    api(live_server, f"/api/v1/tables/{table['id']}/events", DEAL, table["write_token"])
+    anna = seated_phone(browser, table["join_url"], "Anna")
+    expect(anna.locator("#offline")).to_be_hidden()
+    anna.context.set_offline(True)
+    expect(anna.locator("#offline")).to_be_visible(timeout=5000)
+    assert on_screen(anna, "#offline")
+    played(anna, "KC")
+    taken(anna, "KS")
+    anna.locator("#confirm-move").click()
+    status = anna.locator("#last-move")
+    expect(status).to_contain_text("Not sent: this phone is offline.")
+    expect(status.get_by_role("button", name="Send again")).to_be_visible()
+    expect(anna.locator("#table-cards input[value=KS]")).to_be_checked()     # the taps stay
+    anna.wait_for_timeout(2500)                                             # failed refreshes back off meanwhile
+    expect(status).to_contain_text("Not sent: this phone is offline.")      # still waiting, visibly
+    anna.context.set_offline(False)                                         # back: it is sent by itself
+    expect(status).to_contain_text("Anna: K♣ as 13 takes K♠", timeout=8000)
+    expect(anna.locator("#offline")).to_be_hidden(timeout=8000)
+    events = urllib.request.urlopen(f"{live_server}/api/v1/tables/{table['id']}/events?token={table['read_token']}")
+    assert [e["event"]["type"] for e in json.load(events)["events"]] == ["deal", "play"]
+
+
+def test_undo_asks_once_and_the_other_phone_hears_who_undid(browser: Browser, live_server: str) -> None:
+    table = api(live_server, "/api/v1/tables", {"game": "mulle", "players": ["Anna", "Bo"]})
+    api(live_server, f"/api/v1/tables/{table['id']}/events", DEAL, table["write_token"])
+    api(live_server, f"/api/v1/tables/{table['id']}/events", {"type": "play", "player": 0, "card": "8C", "capture": ["8D"]},
+        table["write_token"])
+    anna = seated_phone(browser, table["join_url"], "Anna")
+    bo = seated_phone(browser, table["join_url"], "Bo")
+    anna.locator("#last-move summary").click()
+    expect(anna.locator("#last-move")).to_contain_text("Take back “Anna: 8♣ takes 8♦”?")
+    anna.get_by_role("button", name="Yes, undo it").click()
+    expect(anna.locator("#last-move")).to_contain_text("Anna undid: Anna: 8♣ takes 8♦")
+    expect(bo.locator("#last-move")).to_contain_text("Anna undid: Anna: 8♣ takes 8♦", timeout=3000)
+    assert on_screen(bo, "#last-move")
+
+
+def test_card_controls_are_44_px_and_a_one_tap_card_is_undone_from_the_status_bar(browser: Browser,
+                                                                               live_server: str) -> None:
+    page = phone(browser)
+    page.goto(live_server + "/")
+    page.locator("input[name=game][value=muggins]").check()
+    for i, name in enumerate(["Anna", "Bo", "Cleo"]):
+        page.locator(f"#player{i}").fill(name)
+    page.get_by_role("button", name="Open the table").click()
+    small = page.evaluate("""() => [...document.querySelectorAll('[data-card]')]
+        .map(el => [el.dataset.card, el.getBoundingClientRect()])
+        .filter(([, r]) => r.width > 0 && (r.width < 44 || r.height < 44)).map(([c]) => c)""")
+    assert page.locator("[data-card]").count() >= 52 and small == []
+    for code in ("5H", "9C", "KD", "2S"):
+        quiet(page)
+        page.locator(f"label.pick[data-card='{code}']").click()
+    quiet(page)
+    page.get_by_label("Cleo", exact=True).check()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
+    page.locator("label.pick[data-card='4H']").click()
+    page.locator("button.mg-pile", has_text="Muggins pile 1").click()
+    status = page.locator("#last-move")
+    expect(status).to_contain_text("Anna turned 4♥ and put it on muggins pile 1")
+    status.get_by_role("button", name="Undo: Anna turned 4♥ and put it on muggins pile 1").click()   # one tap
+    expect(status).to_contain_text("Anna undid:")
+    expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
+
+
+def test_history_shows_the_phones_own_clock(browser: Browser, live_server: str) -> None:
+    table = api(live_server, "/api/v1/tables", {"game": "scorepad", "players": ["Anna", "Bo"]})
+    api(live_server, f"/api/v1/tables/{table['id']}/events", {"type": "points", "side": 0, "points": 3},
+        table["write_token"])
+    page = phone(browser, timezone_id="Pacific/Kiritimati")                 # UTC+14: never the UTC hour
+    page.goto(table["watch_url"])
+    page.goto(page.url + "/history")
+    cell = page.locator("table.history time").first
+    utc = cell.get_attribute("datetime") or ""
+    shown = cell.inner_text()
+    assert "UTC" not in shown and shown[:2] == f"{(int(utc[11:13]) + 14) % 24:02d}"
