@@ -78,6 +78,7 @@ def test_script_in_a_name_stays_inert(browser: Browser, live_server: str) -> Non
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     create_scorepad(page, live_server, ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>"])
+    page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
     page.locator(".add input[name='note']").first.fill("<script>alert(3)</script>")
     page.locator(".add input[name='points:int']").first.fill("3")
     page.locator(".add button").first.click()
