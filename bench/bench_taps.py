@@ -28,6 +28,7 @@ from playwright.sync_api import Locator, Page, sync_playwright  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
 VIEWPORT = {"width": 390, "height": 664}
+VERBOSE = "-v" in sys.argv
 VISIBLE = """el => {
   const r = el.getBoundingClientRect();
   if (r.width === 0 || r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) return false;
@@ -59,6 +60,8 @@ class Phone:
         loc.wait_for(state="visible")
         if not loc.evaluate(VISIBLE):
             self.count.scrolls += 1
+            if VERBOSE:
+                print("  scroll to", loc, loc.evaluate("el => el.getBoundingClientRect().top"), file=sys.stderr)
             loc.evaluate("el => el.scrollIntoView({block: 'center'})")
 
     def tap(self, loc: Locator) -> None:

@@ -291,6 +291,19 @@
     }
     localTimes();
   }
+  // After this phone's own move the next one is composed at once: bring the composer (or a trick
+  // game's card grid, `data-act`) back on the screen if it is not. Other phones' moves never
+  // move the page.
+  document.addEventListener("htmx:afterSwap", function (evt) {
+    var cfg = evt.detail.requestConfig || {};
+    var mine = cfg.verb === "post" || (cfg.elt && cfg.elt.id !== "sheet" && cfg.elt.closest && cfg.elt.closest("#sheet"));
+    var composer = document.querySelector("#composer, #sheet [data-act]");
+    if (!mine || !composer) return;
+    var r = composer.getBoundingClientRect();
+    var bar = document.getElementById("last-move");
+    var floor = bar ? bar.getBoundingClientRect().top : window.innerHeight;
+    if (r.top < 0 || r.bottom > floor) window.scrollTo(0, Math.max(0, window.scrollY + r.top - 8));
+  });
   document.addEventListener("htmx:afterSettle", function (evt) {
     var el = evt.detail.elt;
     if (el && el.id === "sheet") {

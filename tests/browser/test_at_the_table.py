@@ -220,3 +220,19 @@ def test_history_shows_the_phones_own_clock(browser: Browser, live_server: str) 
     utc = cell.get_attribute("datetime") or ""
     shown = cell.inner_text()
     assert "UTC" not in shown and shown[:2] == f"{(int(utc[11:13]) + 14) % 24:02d}"
+
+
+def test_the_mousel_card_grid_keeps_44_px_cards_on_a_390_px_phone(browser: Browser, live_server: str) -> None:
+    page = phone(browser)
+    page.goto(live_server + "/")
+    page.locator("input[name=game][value=mousel]").check()
+    page.locator("#player0").fill("Anna")
+    page.locator("#player1").fill("Bo")
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_function(OPEN)
+    page.get_by_role("button", name="Anna deals", exact=True).click()
+    expect(page.locator(".ms-pick-form [data-card='8C']")).to_be_visible()
+    sizes = page.evaluate("""() => [...document.querySelectorAll('.ms-pick-form [data-card]')]
+        .map(el => el.getBoundingClientRect()).filter(r => r.width > 0).map(r => [r.width, r.height])""")
+    assert len(sizes) >= 32 and all(w >= 44 and h >= 44 for w, h in sizes), min(sizes)
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
