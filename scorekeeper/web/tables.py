@@ -234,10 +234,12 @@ def import_() -> WerkzeugResponse | tuple[str, int]:
 def language(code: str) -> WerkzeugResponse:
     if code in current_app.config["LANGUAGES"]:
         session["lang"] = code
-    # The page to go back to travels in the link (pages send no Referer): a local path only.
+    # The page to go back to travels in the link (pages send no Referer): a local path only. A
+    # browser that does send a Referer of this site still comes back to it.
     target = request.args.get("next", "")
     if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        target = url_for("tables.index")
+        referrer = request.referrer or ""
+        target = referrer if referrer.startswith(request.host_url) else url_for("tables.index")
     return redirect(_without_lang(target))
 
 
