@@ -236,3 +236,31 @@ def test_the_mousel_card_grid_keeps_44_px_cards_on_a_390_px_phone(browser: Brows
         .map(el => el.getBoundingClientRect()).filter(r => r.width > 0).map(r => [r.width, r.height])""")
     assert len(sizes) >= 32 and all(w >= 44 and h >= 44 for w, h in sizes), min(sizes)
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+def test_the_mulatschak_card_grid_keeps_44_px_cards_and_a_card_is_undone_in_one_tap(browser: Browser,
+                                                                                    live_server: str) -> None:
+    page = phone(browser)
+    page.goto(live_server + "/")
+    page.locator("input[name=game][value=mulatschak]").check()
+    for i, name in enumerate(["Anna", "Bo", "Cleo"]):
+        page.locator(f"#player{i}").fill(name)
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_function(OPEN)
+    for label in ("✂ Cleo cuts", "Bo bids 2", "Cleo: weiter (pass)", "Anna: weiter (pass)", "Laub",
+                  "daheim bleiben (stay home)", "Anna plays along", "Bo swaps 1 card", "Anna swaps 2 cards"):
+        quiet(page)
+        page.get_by_role("button", name=label, exact=True).click()
+    expect(page.locator(".mu-turn")).to_have_text("Bo leads")
+    sizes = page.evaluate("""() => [...document.querySelectorAll('.mu-grid [data-card]')]
+        .map(el => el.getBoundingClientRect()).map(r => [r.width, r.height])""")
+    assert len(sizes) >= 32 and all(w >= 44 and h >= 44 for w, h in sizes), min(sizes)
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    quiet(page)
+    page.locator(".mu-grid [data-card='AL']").click()                      # one tap commits the card
+    status = page.locator("#last-move")
+    expect(status).to_contain_text("Bo plays AL")
+    assert on_screen(page, "#last-move")
+    status.get_by_role("button", name="Undo: Bo plays AL").click()          # and one tap takes it back
+    expect(page.locator(".mu-turn")).to_have_text("Bo leads")
+    expect(status).to_contain_text("undid: Bo plays AL")
