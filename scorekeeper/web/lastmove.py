@@ -8,6 +8,7 @@ the engine's one-line ``describe`` (Mulle's and Kasino's ``just``): its words wi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,12 +16,31 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from scorekeeper import service
+from scorekeeper.cards import NotationError, card_name, parse_card
 from scorekeeper.extensions import db
 from scorekeeper.models import Event, Table
 
 # Events entered with one tap (a card of a trick, a Muggins pile): the status region offers to
 # take such a tap back with one more tap.
 ONE_TAP = {("mulatschak", "play"), ("mousel", "play"), ("muggins", "turn")}
+
+
+GERMAN_PACK = {"mulatschak"}
+
+
+def describe(table: Table, payload: Mapping[str, Any], players: Sequence[str]) -> str:
+    """The engine's one line for an event, with the card it names as the table calls it ("Bo plays
+    Laub-Sau", "Anna plays A♣") instead of its wire code."""
+    text = service.rules_for(table).describe(payload, players)
+    code = payload.get("card")
+    if isinstance(code, str) and code and re.search(rf"(?<!\w){re.escape(code)}(?!\w)", text):
+        try:
+            card = parse_card(code, "german" if table.game in GERMAN_PACK else "french")
+        except NotationError:
+            return text
+        name = (card_name(card, "en", "german") if table.game in GERMAN_PACK else card.pretty())
+        text = re.sub(rf"(?<!\w){re.escape(code)}(?!\w)", name, text)
+    return text
 
 
 def _event(table: Table, seq: int) -> Event | None:
@@ -51,16 +71,15 @@ def last_move(table: Table, players: Sequence[str], seq: int, view: Mapping[str,
     row = _event(table, seq)
     if row is None:
         return None
-    rules = service.rules_for(table)
     by = _name(players, row.author)
     if row.payload.get("type") == "undo":
         undone = _event(table, int(row.payload.get("undoes") or 0))
-        move = rules.describe(undone.payload, players) if undone is not None else ""
+        move = describe(table, undone.payload, players) if undone is not None else ""
         text = _("%(name)s undid: %(move)s", name=by, move=move) if by else _("Undone: %(move)s", move=move)
         return {"seq": seq, "text": text, "pops": [], "undo": True, "one_tap": False}
     just = next((m.get("just") for m in view.values() if isinstance(m, Mapping) and m.get("just")), None)
     text = str(just.get("text") or "") if just else ""
     if not text:
-        text = rules.describe(row.payload, players)
+        text = describe(table, row.payload, players)
     return {"seq": seq, "text": text, "pops": _pops(just), "undo": False,
             "one_tap": (table.game, row.payload.get("type")) in ONE_TAP}

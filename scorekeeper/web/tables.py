@@ -28,7 +28,7 @@ from scorekeeper.models import Table
 from scorekeeper.service import TableError
 from scorekeeper.web import access, json_input
 from scorekeeper.web.forms import whole_number
-from scorekeeper.web.lastmove import last_move
+from scorekeeper.web.lastmove import describe, last_move
 from scorekeeper.web.links import join_url, qr_svg, watch_url
 from scorekeeper.web.views import view_for
 
@@ -143,7 +143,7 @@ def page_context(table: Table) -> dict[str, Any]:
     ctx.update(view)
     ctx["last"] = last_move(table, table.players, snap.seq, view)
     # The move an undo would take back (the newest one still standing), named on the undo button.
-    ctx["undo_target"] = rules.describe(snap.effective[-1][1], table.players) if snap.effective else ""
+    ctx["undo_target"] = describe(table, snap.effective[-1][1], table.players) if snap.effective else ""
     return ctx
 
 

@@ -259,8 +259,8 @@ def test_the_mulatschak_card_grid_keeps_44_px_cards_and_a_card_is_undone_in_one_
     quiet(page)
     page.locator(".mu-grid [data-card='AL']").click()                      # one tap commits the card
     status = page.locator("#last-move")
-    expect(status).to_contain_text("Bo plays AL")
+    expect(status).to_contain_text("Bo plays Laub-Sau")
     assert on_screen(page, "#last-move")
-    status.get_by_role("button", name="Undo: Bo plays AL").click()          # and one tap takes it back
+    status.get_by_role("button", name="Undo: Bo plays Laub-Sau").click()          # and one tap takes it back
     expect(page.locator(".mu-turn")).to_have_text("Bo leads")
-    expect(status).to_contain_text("undid: Bo plays AL")
+    expect(status).to_contain_text("undid: Bo plays Laub-Sau")
