@@ -264,3 +264,25 @@ def test_the_mulatschak_card_grid_keeps_44_px_cards_and_a_card_is_undone_in_one_
     status.get_by_role("button", name="Undo: Bo plays Laub-Sau").click()          # and one tap takes it back
     expect(page.locator(".mu-turn")).to_have_text("Bo leads")
     expect(status).to_contain_text("undid: Bo plays Laub-Sau")
+
+
+def test_a_failed_sheet_refresh_is_retried_with_back_off(browser: Browser, live_server: str) -> None:
+    table = api(live_server, "/api/v1/tables", {"game": "scorepad", "players": ["Anna", "Bo"]})
+    page = phone(browser)
+    page.goto(table["watch_url"])
+    page.wait_for_function(OPEN)
+    failures: list[str] = []
+
+    def flaky(route: Any) -> None:
+        if len(failures) < 4:                 # the network drops the first four refreshes
+            failures.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+    page.route("**/sheet", flaky)
+    api(live_server, f"/api/v1/tables/{table['id']}/events", {"type": "points", "side": 1, "points": 4},
+        table["write_token"])
+    expect(page.locator("#offline")).to_be_visible(timeout=3000)          # said, not hidden
+    expect(page.locator(".totals .total").nth(1)).to_have_text("4", timeout=15000)
+    assert len(failures) == 4
+    expect(page.locator("#offline")).to_be_hidden()
