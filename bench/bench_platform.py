@@ -581,7 +581,8 @@ class Refs(HTMLParser):
         elif tag == "script" and a.get("src"):
             self.found.append(("script", a["src"]))
         elif tag == "img" and a.get("src"):
-            self.found.append(("img", a["src"]))
+            # A lazy image out of sight (the QR codes of a folded invite) is not part of the load.
+            self.found.append(("lazy img" if a.get("loading") == "lazy" else "img", a["src"]))
         elif tag == "source" and a.get("srcset"):
             self.found.append(("source", a["srcset"].split()[0]))
 
@@ -646,6 +647,7 @@ def bench_first_load(server: Server, events: int) -> tuple[list[Fetched], list[F
     refs = Refs()
     refs.feed(page_text)
     seen: set[str] = set()
+    deferred: list[str] = []
     manifest_path = None
     for kind, href in refs.found:
         path = urlsplit(href).path
@@ -654,6 +656,9 @@ def bench_first_load(server: Server, events: int) -> tuple[list[Fetched], list[F
         seen.add(path)
         if kind == "apple-touch-icon":
             continue  # iOS only; Chrome on Android does not fetch it
+        if kind == "lazy img":
+            deferred.append(path)
+            continue
         body = fetch(kind, path)
         if kind == "manifest":
             manifest_path = path
@@ -669,6 +674,8 @@ def bench_first_load(server: Server, events: int) -> tuple[list[Fetched], list[F
         # Chrome downloads one manifest icon (the best fit, 192 px on a phone) to check installability.
         if icons:
             fetch("manifest icon", urlsplit(icons[0]["src"]).path, "installability check")
+    for path in deferred:
+        fetch("lazy img", path, "in the folded invite: only when it is opened")
     sw = fetch("service worker", "/sw.js", "registered by app.js after load")
     sw_text = decode(sw, got[-1].encoding).decode()
     later = list(got)

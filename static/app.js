@@ -224,7 +224,7 @@
     var offline = !navigator.onLine || evt.type === "htmx:sendError";
     say(offline ? (region && region.dataset.offline) || "Not sent: this phone is offline."
                 : (region && region.dataset.failed) || "Not sent: the server did not answer.", true);
-    showOffline(offline);
+    if (offline) showOffline(true);
   }
   document.addEventListener("htmx:sendError", failed);
   document.addEventListener("htmx:responseError", failed);
@@ -244,16 +244,10 @@
   }
 
   // --- The offline banner: the network is gone or the live stream is down. ---
-  var streamUp = true, hideTimer = null;
+  var streamUp = true;
   function showOffline(on) {
     var banner = document.getElementById("offline");
-    if (!banner) return;
-    if (on) {
-      if (hideTimer) { clearTimeout(hideTimer); hideTimer = null; }
-      banner.hidden = false;
-    } else {
-      banner.hidden = true;
-    }
+    if (banner) banner.hidden = !on;
   }
   function sync() { showOffline(!navigator.onLine || !streamUp); }
   window.addEventListener("offline", sync);
@@ -296,7 +290,7 @@
   // move the page.
   document.addEventListener("htmx:afterSwap", function (evt) {
     var cfg = evt.detail.requestConfig || {};
-    var mine = cfg.verb === "post" || (cfg.elt && cfg.elt.id !== "sheet" && cfg.elt.closest && cfg.elt.closest("#sheet"));
+    var mine = cfg.verb === "post" || (cfg.elt && cfg.elt.closest && cfg.elt.closest("#sheet [data-act]"));
     var composer = document.querySelector("#composer, #sheet [data-act]");
     if (!mine || !composer) return;
     var r = composer.getBoundingClientRect();
