@@ -18,6 +18,7 @@ from sqlalchemy import select
 from scorekeeper import service
 from scorekeeper.cards import NotationError, card_name, parse_card
 from scorekeeper.extensions import db
+from scorekeeper.localize import localize
 from scorekeeper.models import Event, Table
 
 # Events entered with one tap (a card of a trick, a Muggins pile): the status region offers to
@@ -31,7 +32,7 @@ GERMAN_PACK = {"mulatschak"}
 def describe(table: Table, payload: Mapping[str, Any], players: Sequence[str]) -> str:
     """The engine's one line for an event, with the card it names as the table calls it ("Bo plays
     Laub-Sau", "Anna plays A♣") instead of its wire code."""
-    text = service.rules_for(table).describe(payload, players)
+    text = str(localize(service.rules_for(table).describe(payload, players), players))
     code = payload.get("card")
     if isinstance(code, str) and code and re.search(rf"(?<!\w){re.escape(code)}(?!\w)", text):
         try:
