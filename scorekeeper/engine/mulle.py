@@ -501,7 +501,7 @@ class Mulle(BaseRules):
         if not taken:
             return None  # MULLE-CAP-5: a trail is always legal
         if not state.table:
-            raise RuleViolation("MULLE-TURN-6", "the table is empty after the sweep: the card can only be trailed")
+            raise RuleViolation("MULLE-TURN-6", M("the table is empty after the sweep: the card can only be trailed"))
         for wanted in dict.fromkeys(taken):
             have = state.table.count(wanted)
             if taken.count(wanted) > have:
