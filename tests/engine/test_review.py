@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine import RULES
+from scorekeeper.engine.mulatschak import START
 from scorekeeper.engine.review import Review, ReviewLine, review
 from tests.engine import test_mousel as TS
 from tests.engine import test_mulatschak as TM
-from scorekeeper.engine.mulatschak import START
 from tests.engine.test_kasino_playouts import Sim as KasinoTable
 from tests.engine.test_mousel_playouts import simulate_session
 from tests.engine.test_mulatschak_playouts import Table as MulatschakTable
