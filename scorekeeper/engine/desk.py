@@ -17,6 +17,7 @@ from typing import Any
 from scorekeeper.cards import Card, parse_card
 from scorekeeper.engine.base import MalformedEvent
 from scorekeeper.engine.capture import (
+    Grouping,
     ValueScheme,
     can_capture,
     can_sweep,
@@ -30,8 +31,8 @@ from scorekeeper.engine.mulatschak import Opts as MulOpts
 from scorekeeper.engine.mulatschak import _causes, deal_changes
 
 __all__ = [
-    "Line", "MisarVerdict", "PlacementVerdict", "Worked", "misar_duty", "mousel_pot", "muggins_placements",
-    "mulatschak_sheet",
+    "CaptureVerdict", "Line", "MisarVerdict", "PlacementVerdict", "Worked", "capture_scheme", "judge_capture",
+    "misar_duty", "mousel_pot", "muggins_placements", "mulatschak_sheet",
 ]
 
 
@@ -341,3 +342,105 @@ def misar_duty(played: Card, taken: Sequence[Card], table: Sequence[Card], schem
             return out
     out.append(MisarVerdict(True, "KASINO-MIS-2", "ok"))
     return out
+
+
+# --- Mulle and Kasino: one capture judged ------------------------------------------------------
+
+CAPTURES_LISTED = 60
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureVerdict:
+    game: str
+    table: tuple[Card, ...]
+    played: Card
+    taken: tuple[Card, ...]
+    legal: bool
+    rule: str
+    why: str                                   # the grouping, or why no grouping exists (English)
+    grouping: Grouping | None = None
+    sweep: bool = False
+    mulle: bool = False
+    captures: tuple[tuple[tuple[Card, ...], Grouping], ...] = ()
+    total: int = 0
+    duties: tuple[MisarVerdict, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "legal": self.legal, "rule": self.rule, "why": self.why,
+                "grouping": None if self.grouping is None else self.grouping.to_json(),
+                "sweep": self.sweep, "mulle": self.mulle, "total": self.total,
+                "captures": [{"capture": [str(c) for c in cards], "grouping": g.to_json()}
+                             for cards, g in self.captures],
+                "duties": [d.to_json() for d in self.duties]}
+
+
+def capture_scheme(game: str, options: Mapping[str, Any]) -> tuple[ValueScheme, bool, bool]:
+    """The value scheme, whether misär duties apply, and misär's max-count rule, from a table's options."""
+    from scorekeeper.engine.capture import kasino_scheme, mulle_scheme
+
+    if game == "mulle":
+        return mulle_scheme(_flag(options, "strict_value")), False, False
+    variant = options.get("variant", "standard")
+    if variant not in ("standard", "misar", "drag"):
+        raise MalformedEvent(f"'variant' must be standard, misar or drag, not {variant!r}")
+    if _flag(options, "fixed") and _flag(options, "handtable"):
+        raise DeskError("KASINO-VAR-HANDTABLE", "choose one value scheme: fixed or handtable, not both")
+    values = "fixed" if _flag(options, "fixed") else "handtable" if _flag(options, "handtable") else "standard"
+    misar = variant == "misar" or (variant == "drag" and _flag(options, "drag_misar"))
+    return kasino_scheme(values), misar, misar and _flag(options, "misar_maxcount")
+
+
+def _card_list(body: Mapping[str, Any], key: str) -> list[Card]:
+    raw = body.get(key, [])
+    if isinstance(raw, str):
+        raw = raw.split()
+    if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw) or len(raw) > 60:
+        raise MalformedEvent(f"{key!r} must be a list of cards such as [\"5D\", \"9S\"]")
+    return [parse_card(c, "french") for c in raw]
+
+
+def judge_capture(game: str, body: Mapping[str, Any]) -> CaptureVerdict:
+    """``{"table": [...], "played": "9C", "capture": [...], "hand": [...], "options": {...}}``: is the
+    capture legal (MULLE-CAP-4 / KASINO-CAP-4), its grouping, sweep and mulle, every legal capture
+    of the card (the first 60, and how many in all), and in misär the duties to sweep and capture."""
+    from scorekeeper.engine.capture import count_captures, explain_failure, legal_captures
+
+    if game not in ("mulle", "kasino"):
+        raise MalformedEvent(f"{game!r} has no captures")
+    prefix = "MULLE" if game == "mulle" else "KASINO"
+    scheme, misar, maxcount = capture_scheme(game, _options(body))
+    table = _card_list(body, "table")
+    taken = _card_list(body, "capture")
+    hand = _card_list(body, "hand")
+    played = parse_card(_text(body, "played"), "french")
+    copies = 2 if game == "mulle" else 1
+    seen = Counter([*table, played, *hand])
+    over = [c for c, k in seen.items() if k > copies]
+    if over:
+        raise DeskError(f"{prefix}-COMP-1", f"{over[0]} appears {seen[over[0]]} times; the pack holds {copies}",
+                        card=str(over[0]))
+    missing = Counter(taken) - Counter(table)
+    if missing:
+        card = next(iter(missing))
+        raise DeskError(f"{prefix}-TURN-2" if game == "mulle" else "KASINO-CAP-4",
+                        f"{card} is not on the table", card=str(card))
+    listed = tuple(legal_captures(played, table, scheme, limit=CAPTURES_LISTED))
+    total = len(listed)
+    if total == CAPTURES_LISTED:
+        total = count_captures(played, table, scheme, at_most=100_000)
+    duties = tuple(misar_duty(played, taken, table, scheme, hand, maxcount)) if misar else ()
+    def verdict(legal: bool, rule: str, why: str, grouping: Grouping | None = None) -> CaptureVerdict:
+        sweep = grouping is not None and Counter(taken) == Counter(table)
+        mulle = grouping is not None and game == "mulle" and taken == [played]
+        broken = next((d for d in duties if not d.legal), None)
+        if legal and broken is not None:  # a legal grouping, but misär asked for another move
+            legal, rule = False, broken.rule
+        return CaptureVerdict(game, tuple(table), played, tuple(taken), legal, rule, why, grouping, sweep, mulle,
+                              listed, total, duties)
+
+    if not taken:
+        return verdict(True, f"{prefix}-CAP-5", "a trail is always allowed")
+    grouping = find_grouping(played, taken, scheme)
+    if grouping is None:
+        return verdict(False, f"{prefix}-CAP-4", explain_failure(played, taken, scheme))
+    return verdict(True, f"{prefix}-CAP-4", grouping.summary(played), grouping)
