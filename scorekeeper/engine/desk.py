@@ -417,7 +417,8 @@ def judge_capture(game: str, body: Mapping[str, Any]) -> CaptureVerdict:
     seen = Counter([*table, played, *hand])
     over = [c for c, k in seen.items() if k > copies]
     if over:
-        raise DeskError(f"{prefix}-COMP-1", f"{over[0]} appears {seen[over[0]]} times; the pack holds {copies}",
+        name = "Tomelilla Mulle" if game == "mulle" else "Kasino"
+        raise DeskError(f"{prefix}-COMP-1", f"{over[0]} appears {seen[over[0]]} times; the {name} pack holds {copies}",
                         card=str(over[0]))
     missing = Counter(taken) - Counter(table)
     if missing:
