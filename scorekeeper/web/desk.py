@@ -1,6 +1,6 @@
 """The dispute desk: set up any position of any game and get the verdict with its rule and arithmetic.
 
-Anyone can use it, at a table or not. From a table (``?table=<id>``, for a phone that holds the
+Anyone can use it, at a table or not. From a table (``?at=<id>``, for a phone that holds the
 table's link) it starts from the table's position and house rules; on its own it is set up by
 hand with the card pickers of the table pages. The form is a plain GET form (it works without
 JavaScript); htmx swaps only the verdict. The judging is the engine's (engine/desk*.py): this
@@ -115,7 +115,7 @@ def body_from(game: str, kind: str, args: Any) -> dict[str, Any] | None:
 @bp.get("/")
 def desk() -> str:
     args: Any = request.args
-    table_id = args.get("table", "")
+    table_id = args.get("at", "")  # the table this desk starts from ("table" is the cards on it)
     names: tuple[str, ...] = ()
     game = args.get("game", "")
     if table_id:
@@ -123,9 +123,10 @@ def desk() -> str:
         if prefilled is not None:
             table_game, names, defaults = prefilled
             game = game or table_game
-            if game == table_game and not any(k in args for k in ("played", "c1", "card", "t0")):
+            if game == table_game:  # the table's position, under whatever the form changed
                 merged = MultiDict(defaults)
-                merged.update(args)
+                for key in args:
+                    merged.setlist(key, args.getlist(key))
                 args = merged
     if game not in GAMES:
         game = "mulle"
