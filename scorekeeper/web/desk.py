@@ -14,20 +14,23 @@ from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import service
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, GERMAN_RANKS, GERMAN_SUITS
-from scorekeeper.engine import RULES
 from scorekeeper.service import TableError
 from scorekeeper.web import access
 from scorekeeper.web.desk_api import KINDS, judge
 
 bp = Blueprint("desk", __name__, url_prefix="/desk")
 
-GAMES = ("mulle", "kasino", "mousel", "mulatschak", "muggins")
-KIND_LABELS = {"capture": "A capture", "trick": "A trick", "pot": "The pot", "sheet": "The sheet",
-               "placement": "A turned card"}
+# Each game the desk judges, with its name as the game list shows it (translated in the template).
+GAMES: dict[str, tuple[str]] = {"mulle": ("Tomelilla Mulle",), "kasino": ("Kasino",), "mousel": ("Mousel",),
+                                "mulatschak": ("Mulatschak",), "muggins": ("Muggins",)}
+KASINO_VARIANTS = ("standard", "fixed", "handtable")  # the value schemes (kasino.md §4.3), also as ?variant=
+KIND_LABELS = {"capture": _l("A capture"), "trick": _l("A trick"), "pot": _l("The pot"), "sheet": _l("The sheet"),
+               "placement": _l("A turned card")}
 MOUSEL_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
 MAX_SEATS = {"mulle": 4, "kasino": 4, "mousel": 7, "mulatschak": 6, "muggins": 7}
 FLAGS = ("strict_value", "misar_maxcount", "fixed", "handtable", "no_stichzwang", "pack36", "pack52",
@@ -68,7 +71,7 @@ def body_from(game: str, kind: str, args: Any) -> dict[str, Any] | None:
     options = {key: True for key in FLAGS if _on(args, key)}
     if game == "kasino":
         variant = _field(args, "variant") or "standard"
-        if variant in ("fixed", "handtable"):  # the value schemes, as links from before misär was here
+        if variant in KASINO_VARIANTS[1:]:  # the value schemes, as links from before misär was here
             options[variant], variant = True, "standard"
         options["variant"] = variant
     if kind == "capture":
@@ -147,7 +150,7 @@ def desk() -> str:
     return render_template(
         template, game=game, kind=kind, kinds=KINDS[game], kind_labels=KIND_LABELS, games=GAMES, args=args,
         result=result, problem=problem, seats=range(n), n=n, names=names, table_id=table_id,
-        rule_names={g: RULES[g].name for g in GAMES}, pack="german" if german else "french",
+        rule_names={g: GAMES[g][0] for g in GAMES}, pack="german" if german else "french",
         ranks=GERMAN_RANKS if german else (MOUSEL_RANKS if game == "mousel" and not _on(args, "pack52")
                                            else FRENCH_RANKS),
         suits=GERMAN_SUITS if german else FRENCH_SUITS, book=url_for("rulebook.book", game=game),

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorekeeper.engine.desk import Line
 from scorekeeper.engine.desk_tricks import CardVerdict, TrickVerdict
@@ -107,30 +108,34 @@ def line_text(line: Line, names: Sequence[str] = (), game: str = "") -> str:  # 
     if what == "folded":
         return _("%(player)s folded: no share, no penalty.", player=who)
     if what == "revoke_share":
-        return _("%(player)s revoked: the share for %(tricks)s tricks stays in the pot.", player=who,
-                 tricks=f["tricks"])
+        return ngettext("%(player)s revoked: the share for %(num)s trick stays in the pot.",
+                        "%(player)s revoked: the share for %(num)s tricks stays in the pot.", f["tricks"], player=who)
     if what == "share":
-        return _("%(player)s: %(pot)s × %(tricks)s ÷ %(n)s = %(amount)s tokens.", player=who, pot=f["pot"],
-                 tricks=f["tricks"], n=f["n"], amount=n)
+        return ngettext("%(player)s: %(pot)s × %(tricks)s ÷ %(n)s = %(num)s token.",
+                        "%(player)s: %(pot)s × %(tricks)s ÷ %(n)s = %(num)s tokens.", n or 0, player=who,
+                        pot=f["pot"], tricks=f["tricks"], n=f["n"])
     if what == "share_rounded":
-        return _("%(player)s: %(pot)s × %(tricks)s ÷ %(n)s = %(exact)s, paid out as %(amount)s tokens.",
-                 player=who, pot=f["pot"], tricks=f["tricks"], n=f["n"], exact=f["exact"], amount=n)
+        return ngettext("%(player)s: %(pot)s × %(tricks)s ÷ %(n)s = %(exact)s, paid out as %(num)s token.",
+                        "%(player)s: %(pot)s × %(tricks)s ÷ %(n)s = %(exact)s, paid out as %(num)s tokens.", n or 0,
+                        player=who, pot=f["pot"], tricks=f["tricks"], n=f["n"], exact=f["exact"])
     if what == "penalty_taker":
-        return _("%(player)s took the trump with %(tricks)s tricks and pays %(amount)s into the next pot.",
-                 player=who, tricks=f["tricks"], amount=n)
+        return ngettext("%(player)s took the trump, won %(num)s trick and pays %(amount)s into the next pot.",
+                        "%(player)s took the trump, won %(num)s tricks and pays %(amount)s into the next pot.",
+                        f["tricks"], player=who, amount=n)
     if what == "penalty_zero":
         return _("%(player)s won no trick and pays %(amount)s into the next pot.", player=who, amount=n)
     if what == "penalty_revoke":
         return _("%(player)s revoked and pays %(amount)s into the next pot.", player=who, amount=n)
     if what == "leftover":
-        return _("%(amount)s tokens do not divide and stay in the pot.", amount=n)
+        return ngettext("%(num)s token does not divide and stays in the pot.",
+                        "%(num)s tokens do not divide and stay in the pot.", n or 0)
     if what == "next_pot":
         return _("Next pot: %(leftover)s left over + %(penalties)s in penalties + %(antes)s antes = %(amount)s.",
                  leftover=f["leftover"], penalties=f["penalties"], antes=f["antes"], amount=n)
     if what == "multiplier":
         return _("Multiplier ×%(m)s (doublings: %(causes)s).", m=f["m"], causes=f["causes"])
     if what == "sheet":
-        change = "%+d" % (n or 0)
+        change = f"{n or 0:+d}"
         return _("%(player)s: %(change)s (%(why)s), %(before)s → %(after)s.", player=who, change=change,
                  why=sheet_reason(line.rule, f), before=f["before"], after=f["after"])
     if what == "game_over":
@@ -145,7 +150,8 @@ def line_text(line: Line, names: Sequence[str] = (), game: str = "") -> str:  # 
         return _("%(card)s fits neither a muggins pile nor the nearest discard pile to the left: it goes on "
                  "the player's own pile.", card=card_text(f["card"]))
     if what == "cost":
-        return _("A muggins costs %(cards)s cards: one from each other player still holding cards.", cards=f["cards"])
+        return ngettext("A muggins costs %(num)s card: one from each other player still holding cards.",
+                        "A muggins costs %(num)s cards: one from each other player still holding cards.", f["cards"])
     if what == "moved":
         return _("The wrongly placed card is moved to a correct place and the turn ends.")
     return what
@@ -159,7 +165,7 @@ def sheet_reason(rule: str, f: Mapping[str, Any]) -> str:
     if rule == "MULAT-SCORE-4":
         return _("Muli")
     tricks = f.get("tricks")
-    return _("%(n)s tricks", n=tricks if tricks is not None else 0)
+    return ngettext("%(num)s trick", "%(num)s tricks", tricks if tricks is not None else 0)
 
 
 def misar_text(what: str, played: str, must_take: Sequence[Sequence[str]], sweeper: str | None) -> str:
@@ -196,7 +202,7 @@ def review_text(line: ReviewLine, game: str, names: Sequence[str] = ()) -> str: 
                  "(%(better)s): %(gain)s more.", player=who, card=card, taken=cards_text(f["taken"]),
                  points=f["played_points"], capture=cards_text(f["capture"]), better=f["points"], gain=line.gain)
     if line.what == "fewer_points":
-        return _("%(player)s played %(card)s and took %(taken)s (%(points)s points); %(capture)s was allowed too "
+        return _("%(player)s played %(card)s and took %(taken)s (%(points)s); %(capture)s was allowed too "
                  "and costs %(better)s: %(gain)s fewer.", player=who, card=card, taken=cards_text(f["taken"]),
                  points=f["played_points"], capture=cards_text(f["capture"]), better=f["points"], gain=line.gain)
     if line.what == "left_sweep":
@@ -205,8 +211,9 @@ def review_text(line: ReviewLine, game: str, names: Sequence[str] = ()) -> str: 
                  "%(capture)s would have left no sweep: %(gain)s better.", player=who, card=card,
                  sweeper=card_text(f["sweeper"]), capture=capture, gain=line.gain)
     if line.what == "muggins":
-        return _("%(player)s put %(card)s in the wrong place (muggins) and was given %(gain)s cards.",
-                 player=who, card=card, gain=line.gain)
+        return ngettext("%(player)s put %(card)s in the wrong place (muggins) and was given %(num)s card.",
+                        "%(player)s put %(card)s in the wrong place (muggins) and was given %(num)s cards.",
+                        line.gain, player=who, card=card)
     should = card_text(str(f["should"]), pack)
     text = _("Trick %(trick)s: %(player)s played %(card)s but held %(should)s, which had to go there.",
              trick=f["trick"], player=who, card=card, should=should)
@@ -216,9 +223,10 @@ def review_text(line: ReviewLine, game: str, names: Sequence[str] = ()) -> str: 
     if f["status"] == "open":
         return text
     if f["unit"] == "points":
-        cost = _("The revoke costs %(gain)s points on the sheet.", gain=line.gain)
+        cost = ngettext("The revoke costs %(num)s point on the sheet.", "The revoke costs %(num)s points on the sheet.",
+                        line.gain)
     else:
-        cost = _("The revoke costs %(gain)s tokens.", gain=line.gain)
+        cost = ngettext("The revoke costs %(num)s token.", "The revoke costs %(num)s tokens.", line.gain)
     if f["status"] == "dismissed":
         cost = _("The table dismissed it; confirmed, it would have cost %(gain)s.", gain=line.gain)
     return text + " " + cost
