@@ -347,6 +347,9 @@ def misar_duty(played: Card, taken: Sequence[Card], table: Sequence[Card], schem
 # --- Mulle and Kasino: one capture judged ------------------------------------------------------
 
 CAPTURES_LISTED = 60
+MISAR_WHY = {"sweep_owed": "in misär a card that can take the whole table must make the tabbe",
+             "trail_breaks": "in misär a card that can capture may not trail",
+             "too_small": "in misär the capture must take as much as the card can"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -435,7 +438,7 @@ def judge_capture(game: str, body: Mapping[str, Any]) -> CaptureVerdict:
         mulle = grouping is not None and game == "mulle" and taken == [played]
         broken = next((d for d in duties if not d.legal), None)
         if legal and broken is not None:  # a legal grouping, but misär asked for another move
-            legal, rule = False, broken.rule
+            legal, rule, why = False, broken.rule, MISAR_WHY[broken.what]
         return CaptureVerdict(game, tuple(table), played, tuple(taken), legal, rule, why, grouping, sweep, mulle,
                               listed, total, duties)
 
