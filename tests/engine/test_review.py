@@ -126,6 +126,17 @@ def test_kasino_scripted_deal_lists_the_missed_sweep_and_point_card() -> None:
     assert summary(reviewed("kasino", 2, missed).lines) == [(2, 0, "9D", "sweep", 1, "KASINO-SCORE-1")]
 
 
+def test_kasino_left_sweep_only_when_the_alternative_is_allowed() -> None:
+    # P0's 8C took 5C+3D and left 4S+9D for P1's KH to sweep. Trailing the 8C would have left no
+    # sweep — unless the house rule obliges a card that can capture to capture.
+    events = [{"type": "deal", "dealer": 1, "table": ["5C", "3D", "4S", "9D"]}, play(0, "8C", "5C 3D"),
+              play(1, "KH", "4S 9D")]
+    [line] = reviewed("kasino", 2, events).lines
+    assert (line.seq, line.what, line.gain, line.rule) == (2, "left_sweep", 1, "KASINO-SCORE-1")
+    assert line.better["capture"] == [] and line.facts["sweeper"] == "KH"
+    assert reviewed("kasino", 2, events, {"must_capture": True}).lines == ()
+
+
 def test_kasino_misar_prefers_fewer_points_among_allowed_captures() -> None:
     # Misär: 3S must take a maximal set; {AD, 2S} and {AD, 2H} both are; lillan costs a point.
     events = [{"type": "deal", "dealer": 1, "table": ["2S", "QD", "AD", "2H"]}, play(0, "3S", "AD 2S")]
