@@ -240,3 +240,35 @@ def test_desk_is_linked_from_the_rule_book_and_the_home_page(sqlite_app: Flask) 
     client = sqlite_app.test_client()
     assert "/desk/?game=mousel" in client.get("/rules/mousel").get_data(as_text=True)
     assert "/desk/" in client.get("/").get_data(as_text=True)
+
+
+# --- hostile positions -----------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+CARDS = st.sampled_from(["9S", "7H", "8S", "AH", "KE", "W", "OS", "10D", "2S", "5C", "6H", "QD", "hE", "ZZ", ""])
+VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 9) | CARDS | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(["player", "card", "x"]), inner,
+                                                                 max_size=3),
+    max_leaves=12,
+)
+PLAYS = st.lists(st.fixed_dictionaries({"player": st.integers(-1, 7) | st.none(), "card": CARDS}), max_size=6)
+FIELDS = ["kind", "trump", "trick", "later", "options", "pot", "taker", "tricks", "revokers", "declarer", "bid",
+          "revokes", "scores", "collapses", "knocked", "breaker", "card", "player", "muggins", "discards", "cards",
+          "table", "played", "capture", "hand", "last"]
+BODY = st.dictionaries(st.sampled_from(FIELDS), VALUE | PLAYS, max_size=8)
+
+
+@settings(max_examples=150, suppress_health_check=list(HealthCheck), deadline=None)
+@given(game=st.sampled_from(["mulle", "kasino", "mousel", "mulatschak", "muggins"]), body=BODY,
+       kind=st.sampled_from([None, "trick", "pot", "sheet", "placement", "capture"]))
+def test_hostile_positions_get_an_error_never_a_crash(sqlite_app: Flask, game: str, body: dict[str, Any],
+                                                       kind: str | None) -> None:
+    if kind is not None:
+        body = {**body, "kind": kind}
+    response = sqlite_app.test_client().post(f"/api/v1/desk/{game}", json=body)
+    assert response.status_code in (200, 400, 404, 422), (body, response.get_data(as_text=True)[:300])
+    if response.status_code != 200:
+        assert set(response.get_json()["error"]) == {"code", "rule", "message"}
