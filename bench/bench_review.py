@@ -1,8 +1,8 @@
 """Time the post-deal review (``scorekeeper.engine.review``) and print the figures. Asserts nothing.
 
 Targets (issue 15): the review of one whole 104-card Mulle deal ≤ 100 ms; the review of a
-20-deal Mulatschak session is measured too (every deal of it reviewed, as the history page
-offers). The games are the random legal playouts of the engine tests (Mulle:
+20-deal Mulatschak session is measured too: one deal of it (the API's call, which replays the
+whole log) and every deal of it in one pass (``review_deals``). The games are the random legal playouts of the engine tests (Mulle:
 ``tests/engine/test_mulle_playout.py``; Mulatschak: the real-card simulator behind
 ``bench/bench_mulatschak.py``), generated once; only ``review`` is timed. It replays the table's
 log, then lists captures at every play (the capture solver's cached listing, maximal captures
@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_mulatschak import whole_game  # noqa: E402
-from scorekeeper.engine.review import review  # noqa: E402
+from scorekeeper.engine.review import review, review_deals  # noqa: E402
 from tests.engine.test_mulle_playout import random_game  # noqa: E402
 
 MULLE_TARGET_MS = 100.0
@@ -104,6 +104,7 @@ def main() -> None:
     sessions = 2 if args.quick else 5
     m_times: list[float] = []
     r_times: list[float] = []
+    s_times: list[float] = []
     m_lines = 0
     for seed in range(1, sessions + 1):
         events, sheet, _ = whole_game(4, seed)
@@ -117,13 +118,16 @@ def main() -> None:
         m_lines += sum(len(review("mulatschak", players, {}, "adjudicate", pairs, d).lines) for d in deals)
         m_times += timed(one, repeats)
         r_times += timed(replay_only, repeats)
+        s_times += timed(partial(review_deals, "mulatschak", players, {}, "adjudicate", pairs), repeats)
         if seed == 1:
             every = timed(whole, max(1, repeats // 5))
-            print(f"Mulatschak session of {len(deals)} deals, every deal reviewed one after another: "
+            print(f"Mulatschak session of {len(deals)} deals, every deal reviewed by its own call: "
                   f"median {statistics.median(every):.0f} ms")
     print(f"Mulatschak, review of one deal of a 20+ deal session ({sessions} sessions, 4 players, "
           f"{m_lines} revoke lines in all): p50 {statistics.median(m_times):.1f} ms, p99 {pct(m_times, 0.99):.1f} ms; "
           f"of which replaying the session's log: p50 {statistics.median(r_times):.1f} ms")
+    print(f"Mulatschak, review of a whole 20+ deal session, every deal in one pass (review_deals, {sessions} "
+          f"sessions): p50 {statistics.median(s_times):.1f} ms, p99 {pct(s_times, 0.99):.1f} ms")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

@@ -43,7 +43,7 @@ from scorekeeper.engine.tricks import (
     winning_index,
 )
 
-__all__ = ["ReviewLine", "Review", "review"]
+__all__ = ["Review", "ReviewLine", "review", "review_deals"]
 
 GAMES = ("mulle", "kasino", "muggins", "mulatschak", "mousel")
 _SLIPS = (RuleViolation, MalformedEvent, ValueError, KeyError, TypeError)
@@ -93,10 +93,22 @@ class _Step:
 def review(game: str, players: Sequence[str], options: Mapping[str, Any], mode: str,
            events: Sequence[tuple[int, Event]], deal: int | None = None) -> Review:
     """The review of ``deal`` (default: the latest one) of a table's effective events."""
+    found = review_deals(game, players, options, mode, events, None if deal is None else (deal,))
+    if not found:
+        return Review(None, (), False, ())
+    if deal is None:
+        return found[-1]
+    return found[0]
+
+
+def review_deals(game: str, players: Sequence[str], options: Mapping[str, Any], mode: str,
+                 events: Sequence[tuple[int, Event]], deals: Sequence[int] | None = None) -> list[Review]:
+    """The reviews of ``deals`` (default: every deal) from one replay of the log; a deal the log
+    does not hold comes back with no lines (``deals`` of each review lists the real ones)."""
     from scorekeeper.engine import RULES
 
     if game not in GAMES or mode != "adjudicate":
-        return Review(None, (), False, ())
+        return []
     rules = RULES[game]
     state = rules.new(players, options, mode)
     steps: list[_Step] = []
@@ -105,21 +117,21 @@ def review(game: str, players: Sequence[str], options: Mapping[str, Any], mode: 
         steps.append(_Step(seq, event, state, after))
         state = after
     number = _deal_numbers(game, steps)
-    deals = tuple(sorted({d for d in number if d}))
-    if deal is None:
-        deal = deals[-1] if deals else None
-    if deal is None:
-        return Review(None, deals, False, ())
-    mine = [(i, step) for i, step in enumerate(steps) if number[i] == deal]
-    over = _deal_over(game, deal, number, state)
-    lines: list[ReviewLine]
-    if game in ("mulle", "kasino"):
-        lines = _fishing(game, rules, steps, mine, deal)
-    elif game == "muggins":
-        lines = _muggins(rules, mine, deal)
-    else:
-        lines = _tricks(game, rules, mine, deal, state)
-    return Review(deal, deals, over, tuple(lines))
+    held = tuple(sorted({d for d in number if d}))
+    if not held:
+        return [Review(None, held, False, ())]
+    out: list[Review] = []
+    for deal in held if deals is None else deals:
+        mine = [(i, step) for i, step in enumerate(steps) if number[i] == deal]
+        lines: list[ReviewLine]
+        if game in ("mulle", "kasino"):
+            lines = _fishing(game, rules, steps, mine, deal)
+        elif game == "muggins":
+            lines = _muggins(rules, mine, deal)
+        else:
+            lines = _tricks(game, rules, mine, deal, state)
+        out.append(Review(deal, held, _deal_over(game, deal, number, state), tuple(lines)))
+    return out
 
 
 # --- deals -------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine import RULES
 from scorekeeper.engine.mulatschak import START
-from scorekeeper.engine.review import Review, ReviewLine, review
+from scorekeeper.engine.review import Review, ReviewLine, review, review_deals
 from tests.engine import test_mousel as TS
 from tests.engine import test_mulatschak as TM
 from tests.engine.test_kasino_playouts import Sim as KasinoTable
@@ -239,8 +239,10 @@ def _check_accepted(game: str, players: int, options: dict[str, Any], events: li
     names = [f"P{i}" for i in range(players)]
     pairs = list(enumerate(events, start=1))
     found = 0
-    for deal_no in review(game, names, options, "adjudicate", pairs).deals:
-        for line in review(game, names, options, "adjudicate", pairs, deal_no).lines:
+    every = review_deals(game, names, options, "adjudicate", pairs)
+    for one in every:
+        assert one.deal is None or one == review(game, names, options, "adjudicate", pairs, one.deal)
+        for line in one.lines:
             rules.apply(states[line.seq - 1], line.better)  # raises if the engine refuses it
             # a revoke is listed even when it cost nothing (a 0-trick player pays the same)
             assert (line.gain >= 0 if line.what == "revoke" else line.gain > 0)
