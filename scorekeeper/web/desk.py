@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template, request, url_for
+from flask import Blueprint, Response, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
@@ -116,7 +116,7 @@ def body_from(game: str, kind: str, args: Any) -> dict[str, Any] | None:
 
 
 @bp.get("/")
-def desk() -> str:
+def desk() -> Response:
     args: Any = request.args
     table_id = args.get("at", "")  # the table this desk starts from ("table" is the cards on it)
     names: tuple[str, ...] = ()
@@ -144,18 +144,31 @@ def desk() -> str:
             result = judge(game, body, names)
         except TableError as exc:
             problem = {"rule": exc.rule, "message": exc.message}
-    template = "_desk_verdict.html" if request.headers.get("HX-Request") == "true" else "desk.html"
     n = seats_of(args, game)
     german = game == "mulatschak"
-    return render_template(
+    ranks: tuple[str, ...] = FRENCH_RANKS
+    if german:  # the Weli is typed as W; sixes only in the 36-card pack
+        ranks = GERMAN_RANKS if _on(args, "pack36") else tuple(r for r in GERMAN_RANKS if r != "6")
+    elif game == "mousel" and not _on(args, "pack52"):
+        ranks = MOUSEL_RANKS
+    # The form is drawn for a seat count and a pack; when either changes, htmx gets the whole
+    # form back (HX-Retarget), not just the verdict.
+    drawn = f"{n}|{len(ranks)}|{'36' if _on(args, 'pack36') else ''}"
+    headers: dict[str, str] = {}
+    template = "desk.html"
+    if request.headers.get("HX-Request") == "true":
+        template = "_desk_verdict.html"
+        if args.get("drawn") not in (None, drawn):
+            template = "_desk_main.html"
+            headers = {"HX-Retarget": "#desk-main", "HX-Reswap": "outerHTML"}
+    page = render_template(
         template, game=game, kind=kind, kinds=KINDS[game], kind_labels=KIND_LABELS, games=GAMES, args=args,
-        result=result, problem=problem, seats=range(n), n=n, names=names, table_id=table_id,
-        rule_names={g: GAMES[g][0] for g in GAMES}, pack="german" if german else "french",
-        ranks=GERMAN_RANKS if german else (MOUSEL_RANKS if game == "mousel" and not _on(args, "pack52")
-                                           else FRENCH_RANKS),
+        result=result, problem=problem, seats=range(n), n=n, names=names, table_id=table_id, drawn=drawn,
+        rule_names={g: GAMES[g][0] for g in GAMES}, pack="german" if german else "french", ranks=ranks,
         suits=GERMAN_SUITS if german else FRENCH_SUITS, book=url_for("rulebook.book", game=game),
         table_cards=[c.upper() for c in _cards(args, "table")],
         seat_name=lambda s: names[s] if 0 <= s < len(names) else _("player %(n)s", n=s + 1))
+    return Response(page, headers=headers)
 
 
 def from_table(table_id: str) -> tuple[str, tuple[str, ...], dict[str, Any]] | None:

@@ -32,6 +32,12 @@ def test_a_trick_judged_from_tapped_cards(browser: Browser, live_server: str, pl
     expect(revoke).to_have_attribute("data-rule", "MOUSEL-PLAY-2")
     expect(revoke).to_contain_text("8♠")
     expect(verdict.locator(".desk-winner")).to_have_attribute("data-winner", "1")  # the trump still wins
+    quiet(page)
+    page.locator("input[name=players]").fill("3")
+    page.locator("input[name=players]").press("Tab")  # a change: the form comes back with a third seat
+    expect(page.locator("input[name=later2]")).to_have_count(1)
+    expect(page.locator("input[name=c3]")).not_to_have_count(0)
+    expect(page.locator("#verdict .desk-card.illegal")).to_have_attribute("data-rule", "MOUSEL-PLAY-2")
 
 
 def test_the_review_is_one_tap_from_the_table(browser: Browser, live_server: str, playwright: Playwright) -> None:

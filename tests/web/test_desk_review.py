@@ -236,6 +236,17 @@ def test_desk_pages_for_the_trick_games_and_muggins(sqlite_app: Flask) -> None:
     assert 'data-game="mulatschak"' in full and 'data-pack="german"' in full
 
 
+def test_a_new_seat_count_redraws_the_form_not_just_the_verdict(sqlite_app: Flask) -> None:
+    client = sqlite_app.test_client()
+    query = {"game": "mousel", "kind": "pot", "players": 4, "drawn": "4|8|"}
+    same = client.get("/desk/", query_string=query, headers=HX)
+    assert "HX-Retarget" not in same.headers and 'id="desk-main"' not in same.get_data(as_text=True)
+    more = client.get("/desk/", query_string={**query, "players": 5}, headers=HX)
+    assert more.headers["HX-Retarget"] == "#desk-main" and more.headers["HX-Reswap"] == "outerHTML"
+    html = more.get_data(as_text=True)
+    assert 'name="t4"' in html and 'value="5|8|"' in html and 'id="verdict"' in html
+
+
 def test_desk_is_linked_from_the_rule_book_and_the_home_page(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     assert "/desk/?game=mousel" in client.get("/rules/mousel").get_data(as_text=True)
