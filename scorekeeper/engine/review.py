@@ -288,6 +288,60 @@ def _candidates(pos: _Position, card: Card, taken: Sequence[Card], full: bool) -
     return found
 
 
+def _round_of(game: str, state: Any) -> int:
+    """The round a fishing play belongs to: new cards come only with the next round, so a card a
+    player plays later in the same round was in their hand all along (rules README §4)."""
+    if game == "mulle":
+        return int(state.round_no)
+    return 0 if state.cfg.drag else int(state.round)
+
+
+def _held_later(game: str, steps: Sequence[_Step], index: int, player: int) -> list[tuple[Card, _Step]]:
+    """The cards ``player`` plays later in the same deal and round, each with the play that shows it:
+    what the log proves they held at ``steps[index]``. Nothing in Dragkasino, where a draw may
+    have brought the card in between."""
+    here = steps[index].before
+    if game == "kasino" and here.cfg.drag:
+        return []
+    deal, rnd = _deal_of(game, here), _round_of(game, here)
+    out: list[tuple[Card, _Step]] = []
+    for later in steps[index + 1:]:
+        if later.event.get("type") != "play" or later.before.phase != "play":
+            continue
+        if _deal_of(game, later.before) != deal or _round_of(game, later.before) != rnd:
+            break
+        if later.event.get("player") == player:
+            out.append((parse_card(str(later.event["card"])), later))
+    return out
+
+
+def _later_made(game: str, later: _Step, what: str) -> bool:
+    """Did the later play of the held card make the mulle or sweep after all (then nothing was missed)?"""
+    if game == "mulle":
+        move = later.after.last_move
+        return bool(move is not None and (move.mulle if what == "mulle" else move.sweep))
+    turn = later.after.turns[-1] if later.after.turns else None
+    return bool(turn is not None and turn.tabbe)
+
+
+def _held_candidates(game: str, steps: Sequence[_Step], index: int, pos: _Position,
+                     card: Card) -> list[tuple[Card, tuple[Card, ...], str, _Step]]:
+    """Mulles and sweeps another card the player is proven to hold could have made now, and did
+    not make later: ``(card, capture, what, the later play)``."""
+    if pos.misar or not pos.table:
+        return []
+    out: list[tuple[Card, tuple[Card, ...], str, _Step]] = []
+    for held, later in _held_later(game, steps, index, pos.player):
+        if held == card:
+            continue
+        if game == "mulle" and held in pos.table and not _later_made(game, later, "mulle"):
+            out.append((held, (held,), "mulle", later))
+        if pos.sweep_counts and can_sweep(held, pos.table, pos.scheme) and not _later_made(game, later, "sweep"):
+            if not (pos.mulle_alone and held in pos.table and len(pos.table) > 1):
+                out.append((held, tuple(pos.table), "sweep", later))
+    return out
+
+
 def _best_alternative(game: str, rules: Any, steps: Sequence[_Step], index: int, step: _Step, pos: _Position,
                       card: Card, taken: tuple[Card, ...], deal: int) -> ReviewLine | None:
     sweeper = None if pos.misar else _next_sweeper(game, steps, index)
@@ -300,7 +354,8 @@ def _best_alternative(game: str, rules: Any, steps: Sequence[_Step], index: int,
         left = _without(pos.table, capture) if capture else [*pos.table, card]
         return 0 if left and can_sweep(sweeper, left, pos.scheme) else 1 if left else 0
 
-    scored: list[tuple[int, int, tuple[Card, ...]]] = []
+    # (value, points, capture, the card that makes it, the later play proving it was held)
+    scored: list[tuple[int, int, tuple[Card, ...], Card, _Step | None]] = []
     mine = Counter(taken)
     for capture in _candidates(pos, card, taken, sweeper is not None):
         if Counter(capture) == mine:
@@ -308,17 +363,23 @@ def _best_alternative(game: str, rules: Any, steps: Sequence[_Step], index: int,
         points = pos.points(card, capture, game)
         value = sign * (points - played_points) + denied(capture)
         if value > 0:
-            scored.append((value, points, capture))
-    scored.sort(key=lambda item: (-item[0], len(item[2])))
-    for value, points, capture in scored:
+            scored.append((value, points, capture, card, None))
+    for held, capture, _, shown in _held_candidates(game, steps, index, pos, card):
+        points = pos.points(held, capture, game)
+        if points > played_points:
+            scored.append((points - played_points, points, capture, held, shown))
+    scored.sort(key=lambda item: (-item[0], item[4] is not None, len(item[2])))
+    for value, points, capture, with_card, later in scored:
         better = {k: v for k, v in step.event.items() if k != "expected_seq"}
-        better["capture"] = [str(c) for c in capture]
+        better["card"], better["capture"] = str(with_card), [str(c) for c in capture]
         if not _accepts(rules, step.before, better):
             continue
-        what, rule = _fishing_reason(game, pos, card, taken, capture, points, played_points, sweeper is not None)
+        what, rule = _fishing_reason(game, pos, with_card, taken if later is None else (), capture, points,
+                                     played_points if later is None else -1, sweeper is not None)
         facts = {"table": " ".join(str(c) for c in pos.table), "taken": " ".join(str(c) for c in taken),
                  "capture": " ".join(str(c) for c in capture), "points": points, "played_points": played_points,
-                 "sweeper": "" if sweeper is None else str(sweeper)}
+                 "sweeper": "" if sweeper is None else str(sweeper),
+                 "held": "" if later is None else str(with_card), "held_seq": None if later is None else later.seq}
         return ReviewLine(deal, step.seq, pos.player, str(card), dict(step.event), better, value, rule, what, facts)
     return None
 

@@ -189,6 +189,15 @@ def review_text(line: ReviewLine, game: str, names: Sequence[str] = ()) -> str: 
     pack = _pack(game)
     f = line.facts
     who, card = seat_name(line.player, names), card_text(line.card, pack)
+    if f.get("held") and line.what in ("mulle", "sweep"):
+        held = card_text(str(f["held"]), pack)
+        if line.what == "mulle":
+            return _("%(player)s played %(card)s (%(points)s) while holding %(held)s (played at #%(seq)s): %(held)s "
+                     "could have taken its twin alone, a mulle (%(better)s): %(gain)s more.", player=who, card=card,
+                     points=f["played_points"], held=held, seq=f["held_seq"], better=f["points"], gain=line.gain)
+        return _("%(player)s played %(card)s (%(points)s) while holding %(held)s (played at #%(seq)s), which could "
+                 "have swept the table (%(better)s): %(gain)s more.", player=who, card=card,
+                 points=f["played_points"], held=held, seq=f["held_seq"], better=f["points"], gain=line.gain)
     if line.what == "mulle":
         return _("%(player)s played %(card)s and took %(taken)s (%(points)s); taking the twin alone was a mulle "
                  "(%(better)s): %(gain)s more.", player=who, card=card, taken=cards_text(f["taken"]),

@@ -23,17 +23,18 @@ def page(table_id: str) -> str:
     names = tuple(table.players)
     pack = "german" if table.game == "mulatschak" else "french"
     rows = [{"line": line, "player": names[line.player] if line.player < len(names) else str(line.player),
-             "better": better_text(line.better, pack), "text": review_text(line, table.game, names)}
+             "better": better_text(line.better, pack, line.card), "text": review_text(line, table.game, names)}
             for line in ([] if hidden else result.lines)]
     return render_template("review.html", table=table, result=result, hidden=hidden, rows=rows, pack=pack,
                            book=url_for("rulebook.book", game=table.game, table=table.id))
 
 
-def better_text(event: dict[str, object], pack: str) -> str:
-    """The better move in a few words: the capture, the card, or the pile."""
+def better_text(event: dict[str, object], pack: str, played: str) -> str:
+    """The better move in a few words: the capture (with the card, when another one), the card, or the pile."""
     if "capture" in event:
         taken = event.get("capture") or []
-        return cards_text([str(c) for c in taken], pack) if taken else "—"
+        text = cards_text([str(c) for c in taken], pack) if taken else "—"
+        return f"{cards_text([str(event.get('card', ''))], pack)}: {text}" if played != event.get("card") else text
     to = event.get("to")
     if isinstance(to, dict):
         return " ".join(str(v) for v in to.values())

@@ -45,8 +45,9 @@ def summary(lines: tuple[ReviewLine, ...]) -> list[tuple[int, int, str, str, int
 # --- Mulle --------------------------------------------------------------------------------------
 
 # Two players, P1 deals, P0 leads. Planted: #2 a missed mulle (the issue's example), #4 a capture
-# that left the table for P1's 5H to sweep (trailing the K would not have), #14 a missed Ace,
-# #15 a missed sweep. Every other move was the best its card allowed.
+# that left the table for P1's 5H to sweep (trailing the K would not have), #12 a trail while
+# P0 held 7S (played at #14, the same round) that swept 7C + AH+6S, #14 a missed Ace, #15 a
+# missed sweep. Every other move was the best the cards known to be held allowed.
 MULLE_SCRIPT = [
     deal("10D 6C 4H 9S"),
     play(0, "10D", "10D 6C"),      # 2: took 10D+6C (+4); the twin 10D alone was a mulle (+7)
@@ -59,7 +60,7 @@ MULLE_SCRIPT = [
     play(1, "7C"),                 # 9
     play(0, "AH"),                 # 10
     play(1, "6S"),                 # 11
-    play(0, "9D"),                 # 12
+    play(0, "9D"),                 # 12: trailed, while 7S (played at #14) took 7C + AH+6S: a sweep
     play(1, "2H"),                 # 13
     play(0, "7S", "7C"),           # 14: 7C alone; 7C + AH+6S was one more point (the Ace)
     play(1, "9C", "9D"),           # 15: 9D alone; 9D + AH+6S+2H swept the table
@@ -81,13 +82,28 @@ def test_mulle_scripted_deal_lists_exactly_the_planted_chances() -> None:
     assert summary(result.lines) == [
         (2, 0, "10D", "mulle", 3, "MULLE-SCORE-3"),
         (4, 0, "KD", "left_sweep", 1, "MULLE-SCORE-2"),
+        (12, 0, "9D", "sweep", 2, "MULLE-SCORE-2"),
         (14, 0, "7S", "points", 1, "MULLE-SCORE-1"),
         (15, 1, "9C", "sweep", 2, "MULLE-SCORE-2"),
     ]
     left = result.lines[1]
     assert left.better["capture"] == [] and left.facts["sweeper"] == "5H"
-    assert sorted(result.lines[2].better["capture"]) == ["6S", "7C", "AH"]
-    assert sorted(result.lines[3].better["capture"]) == ["2H", "6S", "9D", "AH"]
+    held = result.lines[2]
+    assert held.better["card"] == "7S" and sorted(held.better["capture"]) == ["6S", "7C", "AH"]
+    assert held.facts["held"] == "7S" and held.facts["held_seq"] == 14
+    assert sorted(result.lines[3].better["capture"]) == ["6S", "7C", "AH"]
+    assert sorted(result.lines[4].better["capture"]) == ["2H", "6S", "9D", "AH"]
+
+
+def test_mulle_a_held_twin_counts_only_if_its_mulle_was_lost() -> None:
+    # P0 played 9C while holding 5C (played at #4, the same round) with the twin 5C on the table.
+    lost = [deal("5C 2H 4D 9S"), play(0, "9C", "9S"), play(1, "5H", "5C"), play(0, "5C")]
+    [line] = reviewed("mulle", 2, lost).lines
+    assert (line.seq, line.card, line.what, line.gain, line.rule) == (2, "9C", "mulle", 3, "MULLE-SCORE-3")
+    assert line.better == {"type": "play", "player": 0, "card": "5C", "capture": ["5C"]}
+    assert line.facts["held_seq"] == 4
+    made_later = [deal("5C 2H 4D 9S"), play(0, "9C", "9S"), play(1, "KH"), play(0, "5C", "5C")]
+    assert reviewed("mulle", 2, made_later).lines == ()
 
 
 def test_mulle_best_moves_give_no_line() -> None:
