@@ -41,14 +41,13 @@ FLAGS = ("strict_value", "misar_maxcount", "fixed", "handtable", "no_stichzwang"
 def _field(args: Any, name: str) -> str:
     """A picker sends its card twice under one name (the tapped radio and the typed box): the
     typed one wins when both are filled, as on the table pages."""
-    values = [v.strip() for v in args.getlist(name) if v.strip()] if hasattr(args, "getlist") else \
-        [str(args.get(name, "")).strip()]
+    values = [v.strip() for v in args.getlist(name) if v.strip()]
     return values[-1] if values else ""
 
 
 def _cards(args: Any, name: str) -> list[str]:
-    return [c for v in (args.getlist(name) if hasattr(args, "getlist") else [args.get(name, "")]) for c in
-            str(v).replace(",", " ").split()]
+    """Every card sent under ``name``: ticked in a picker, typed (space or comma apart), or both."""
+    return [card for value in args.getlist(name) for card in value.replace(",", " ").split()]
 
 
 def _int(args: Any, name: str, default: int) -> int:
