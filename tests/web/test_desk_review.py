@@ -283,3 +283,19 @@ def test_hostile_positions_get_an_error_never_a_crash(sqlite_app: Flask, game: s
     assert response.status_code in (200, 400, 404, 422), (body, response.get_data(as_text=True)[:300])
     if response.status_code != 200:
         assert set(response.get_json()["error"]) == {"code", "rule", "message"}
+
+
+def test_desk_starts_from_a_trick_table_and_its_house_rules(api: Api) -> None:
+    from tests.engine import test_mousel as TS
+
+    table = api.table(game="mousel", players=["A", "B", "C", "D"], options={"round_largest": True})
+    for event in [*TS.EX1, *TS.EX2_REST[:5], *TS.plays((1, "AS"), (3, "7S"))]:
+        assert api.post(table, event).status_code == 201, event
+    entered(api, table)
+    page = api.client.get(f"/desk/?at={table['id']}").get_data(as_text=True)
+    assert 'data-game="mousel"' in page and 'data-kind="trick"' in page
+    assert re.search(r'name="c1" value="AS"\s+checked', page) and re.search(r'name="c2" value="7S"\s+checked', page)
+    assert re.search(r'<option value="S"\s+selected', page)  # the turned-up KS made spades trumps
+    assert 'data-winner="1"' in page  # B's ace wins the trick so far
+    pot = api.client.get(f"/desk/?at={table['id']}&kind=pot").get_data(as_text=True)
+    assert re.search(r'name="round_largest" checked', pot) and 'name="pot" min="0" value="4"' in pot
