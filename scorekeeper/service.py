@@ -125,12 +125,24 @@ class SnapshotCache:
 cache = SnapshotCache()
 
 
+# Table options the platform keeps for itself, never shown to the engine (which refuses unknown keys):
+# ``review_after_deal`` holds the post-deal review of a deal until that deal is over.
+PLATFORM_OPTIONS = ("review_after_deal",)
+
+
+def engine_options(options: Any) -> Any:
+    """``options`` without the platform's own keys (anything that is not a dict is the engine's to refuse)."""
+    if not isinstance(options, dict) or not any(key in options for key in PLATFORM_OPTIONS):
+        return options
+    return {k: v for k, v in options.items() if k not in PLATFORM_OPTIONS}
+
+
 def rules_for(table: Table) -> Any:
     return RULES[table.game]
 
 
 def new_state(table: Table) -> Any:
-    return rules_for(table).new(table.players, table.options or {}, table.mode)
+    return rules_for(table).new(table.players, engine_options(table.options or {}), table.mode)
 
 
 def effective_events(rows: Sequence[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
@@ -221,8 +233,11 @@ def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any
     if not isinstance(options, dict):
         raise bad_request(tr("options must be an object"))
     rules = RULES[game]
+    for key in PLATFORM_OPTIONS:
+        if key in options and not isinstance(options[key], bool):
+            raise TableError(422, "unsupported", f"option {key!r} must be true or false, not {options[key]!r}")
     try:
-        rules.new(names, options, mode)
+        rules.new(names, engine_options(options), mode)
     except (SetupError, RuleViolation) as exc:
         raise from_engine(exc) from exc
     except MalformedEvent as exc:
@@ -481,7 +496,7 @@ def import_table(data: Any) -> Table:
     names = clean_players(players)
     rules = RULES[game]
     try:
-        state = rules.new(names, options or {}, mode or "adjudicate")
+        state = rules.new(names, engine_options(options or {}), mode or "adjudicate")
     except (SetupError, RuleViolation, MalformedEvent) as exc:
         raise from_engine(exc) from exc
     payloads: list[tuple[dict[str, Any], int | None]] = []

@@ -1,115 +1,237 @@
-"""The dispute desk: set up a fishing-game position and get the verdict with its arithmetic.
+"""The dispute desk: set up any position of any game and get the verdict with its rule and arithmetic.
 
-Anyone can use it, at a table or not: table cards, the played card, the claimed capture, the
-house rules that change values. The answer is the grouping that makes the capture legal, or the
-rule that forbids it and why, and every legal capture of that card.
+Anyone can use it, at a table or not. From a table (``?at=<id>``, for a phone that holds the
+table's link) it starts from the table's position and house rules; on its own it is set up by
+hand with the card pickers of the table pages. The form is a plain GET form (it works without
+JavaScript); htmx swaps only the verdict. The judging is the engine's (engine/desk*.py): this
+module turns form fields into the JSON body the API takes, so the page and ``POST
+/api/v1/desk/<game>`` answer alike.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, Response, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
 
-from scorekeeper.cards import Card, NotationError, parse_card, parse_cards
-from scorekeeper.engine.capture import (
-    Grouping,
-    ValueScheme,
-    count_captures,
-    explain_failure,
-    find_grouping,
-    kasino_scheme,
-    legal_captures,
-    mulle_scheme,
-)
-from scorekeeper.localize import localize, tr
+from scorekeeper import service
+from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, GERMAN_RANKS, GERMAN_SUITS
+from scorekeeper.service import TableError
+from scorekeeper.web import access
+from scorekeeper.web.desk_api import KINDS, judge
 
 bp = Blueprint("desk", __name__, url_prefix="/desk")
 
-GAMES = {"mulle": ("Tomelilla Mulle", 2, "MULLE-CAP-4", "MULLE-CAP-6", "MULLE-CAP-7"),
-         "kasino": ("Kasino", 1, "KASINO-CAP-4", "KASINO-CAP-6", None)}
-KASINO_VARIANTS = ("standard", "fixed", "handtable")
-LISTED, COUNTED = 60, 100_000
+# Each game the desk judges, with its name as the game list shows it (translated in the template).
+GAMES: dict[str, tuple[str]] = {"mulle": ("Tomelilla Mulle",), "kasino": ("Kasino",), "mousel": ("Mousel",),
+                                "mulatschak": ("Mulatschak",), "muggins": ("Muggins",)}
+KASINO_VARIANTS = ("standard", "fixed", "handtable")  # the value schemes (kasino.md §4.3), also as ?variant=
+KIND_LABELS = {"capture": _l("A capture"), "trick": _l("A trick"), "pot": _l("The pot"), "sheet": _l("The sheet"),
+               "placement": _l("A turned card")}
+MOUSEL_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
+MAX_SEATS = {"mulle": 4, "kasino": 4, "mousel": 7, "mulatschak": 6, "muggins": 7}
+FLAGS = ("strict_value", "misar_maxcount", "fixed", "handtable", "no_stichzwang", "pack36", "pack52",
+         "round_largest", "muli_breaker", "stayhome_flat", "stayhome_free", "collapse_cap", "neighbour_only",
+         "any_opponent", "knocked")
 
 
-@dataclass
-class Verdict:
-    game: str
-    scheme: ValueScheme
-    table: list[Card] = field(default_factory=list)
-    played: Card | None = None
-    taken: list[Card] = field(default_factory=list)
-    problem: str = ""          # input that cannot be judged (notation, counts)
-    legal: bool | None = None
-    rule: str | None = None
-    grouping: Grouping | None = None
-    why: str = ""
-    sweep: bool = False
-    mulle: bool = False
-    options: list[tuple[tuple[Card, ...], Grouping]] = field(default_factory=list)
-    total: int | None = None  # set when more captures exist than are listed
+def _field(args: Any, name: str) -> str:
+    """A picker sends its card twice under one name (the tapped radio and the typed box): the
+    typed one wins when both are filled, as on the table pages."""
+    values = [v.strip() for v in args.getlist(name) if v.strip()]
+    return values[-1] if values else ""
 
 
-def scheme_for(game: str, args: Any) -> ValueScheme:
-    if game == "mulle":
-        return mulle_scheme(strict_value=args.get("strict_value") in {"on", "1", "true"})
-    variant = args.get("variant", "standard")
-    return kasino_scheme(variant if variant in KASINO_VARIANTS else "standard")
+def _cards(args: Any, name: str) -> list[str]:
+    """Every card sent under ``name``: ticked in a picker, typed (space or comma apart), or both."""
+    return [card for value in args.getlist(name) for card in value.replace(",", " ").split()]
 
 
-def judge(game: str, args: Any) -> Verdict:
-    name, copies, legal_rule, sweep_rule, mulle_rule = GAMES[game]
-    verdict = Verdict(game, scheme_for(game, args))
-    try:
-        verdict.table = parse_cards(args.get("table", ""))
-        verdict.taken = parse_cards(args.get("taken", ""))
-        played_text = args.get("played", "").strip()
-        verdict.played = parse_card(played_text) if played_text else None
-    except NotationError as exc:
-        verdict.problem = tr(exc.template, **exc.values)
-        return verdict
-    seen = Counter(verdict.table) + (Counter([verdict.played]) if verdict.played else Counter())
-    over = [card for card, n in seen.items() if n > copies]
-    if over:
-        verdict.problem = _("%(card)s appears %(n)s times; the %(game)s pack holds %(copies)s",
-                            card=over[0].pretty(), n=seen[over[0]], game=_(name), copies=copies)
-        return verdict
-    missing = Counter(verdict.taken) - Counter(verdict.table)
-    if missing:
-        card = next(iter(missing))
-        verdict.problem = _("%(card)s is not on the table", card=card.pretty())
-        return verdict
-    if verdict.played is None:
-        return verdict
-    # A crowded table can have tens of thousands of captures: list the first ones, count the rest.
-    verdict.options = legal_captures(verdict.played, verdict.table, verdict.scheme, limit=LISTED)
-    if len(verdict.options) == LISTED:
-        verdict.total = count_captures(verdict.played, verdict.table, verdict.scheme, at_most=COUNTED)
-    if not verdict.taken:
-        verdict.legal, verdict.rule = True, legal_rule.replace("-4", "-5")
-        verdict.why = _("taking nothing is a trail, always allowed")
-        return verdict
-    verdict.grouping = find_grouping(verdict.played, verdict.taken, verdict.scheme)
-    verdict.legal = verdict.grouping is not None
-    verdict.rule = legal_rule
-    if verdict.grouping is not None:
-        verdict.why = localize(verdict.grouping.summary(verdict.played))
-        verdict.sweep = Counter(verdict.taken) == Counter(verdict.table)
-        verdict.mulle = bool(mulle_rule) and verdict.taken == [verdict.played]
-    else:
-        verdict.why = localize(explain_failure(verdict.played, verdict.taken, verdict.scheme))
-    return verdict
+def _int(args: Any, name: str, default: int) -> int:
+    raw = _field(args, name)
+    return int(raw) if raw.lstrip("-").isdigit() else default
+
+
+def _on(args: Any, name: str) -> bool:
+    return _field(args, name) in {"on", "1", "true", "True"}
+
+
+def seats_of(args: Any, game: str) -> int:
+    low = 3 if game == "muggins" else 2
+    return max(low, min(MAX_SEATS[game], _int(args, "players", 4 if game != "mulle" else 2)))
+
+
+def body_from(game: str, kind: str, args: Any) -> dict[str, Any] | None:
+    """The API body for the position in ``args``; None while the form has nothing to judge yet."""
+    n = seats_of(args, game)
+    options = {key: True for key in FLAGS if _on(args, key)}
+    if game == "kasino":
+        variant = _field(args, "variant") or "standard"
+        if variant in KASINO_VARIANTS[1:]:  # the value schemes, as links from before misär was here
+            options[variant], variant = True, "standard"
+        options["variant"] = variant
+    if kind == "capture":
+        played = _field(args, "played")
+        if not played:
+            return None
+        return {"kind": kind, "table": _cards(args, "table"), "played": played, "capture": _cards(args, "taken"),
+                "hand": _cards(args, "hand"), "options": options}
+    if kind == "trick":
+        leader = _int(args, "leader", 0) % n
+        trick = []
+        for k in range(n):
+            card = _field(args, f"c{k + 1}")
+            if not card:
+                break
+            trick.append({"player": _int(args, f"p{k + 1}", (leader + k) % n), "card": card})
+        if not trick:
+            return None
+        later = [{"player": s, "card": c} for s in range(n) for c in _cards(args, f"later{s}")]
+        return {"kind": kind, "trump": _field(args, "trump") or None, "trick": trick, "later": later,
+                "options": options}
+    if kind in ("pot", "sheet"):
+        raw = [_field(args, f"t{s}") for s in range(n)]
+        if not any(raw):
+            return None
+        tricks = [int(t) if t.isdigit() else None for t in raw]
+        marked = [s for s in range(n) if _on(args, f"r{s}")]
+        if kind == "pot":
+            return {"kind": kind, "pot": _int(args, "pot", n), "taker": _int(args, "taker", 0), "tricks": tricks,
+                    "revokers": marked, "last": _on(args, "last"), "options": options}
+        scores = [_int(args, f"s{s}", 21) for s in range(n)]
+        return {"kind": kind, "declarer": _int(args, "declarer", 0), "bid": _int(args, "bid", 1),
+                "trump": _field(args, "trump") or "E", "tricks": tricks, "revokes": marked, "scores": scores,
+                "collapses": _int(args, "collapses", 0), "knocked": _on(args, "knocked"), "options": options}
+    card = _field(args, "card")
+    if not card:
+        return None
+    tops = [_field(args, f"d{s}") or None for s in range(n)]
+    counts = [_int(args, f"n{s}", 1) for s in range(n)]
+    return {"kind": kind, "card": card, "player": _int(args, "player", 0) % n, "muggins": _cards(args, "muggins"),
+            "discards": tops, "cards": counts, "options": options}
 
 
 @bp.get("/")
-def desk() -> str:
-    game = request.args.get("game", "mulle")
+def desk() -> Response:
+    args: Any = request.args
+    table_id = args.get("at", "")  # the table this desk starts from ("table" is the cards on it)
+    names: tuple[str, ...] = ()
+    game = args.get("game", "")
+    if table_id:
+        prefilled = from_table(table_id)
+        if prefilled is not None:
+            table_game, names, defaults = prefilled
+            game = game or table_game
+            if game == table_game:  # the table's position, under whatever the form changed
+                merged = MultiDict(defaults)
+                for key in args:
+                    merged.setlist(key, args.getlist(key))
+                args = merged
     if game not in GAMES:
         game = "mulle"
-    verdict = judge(game, request.args)
-    template = "_desk_verdict.html" if request.headers.get("HX-Request") == "true" else "desk.html"
-    return render_template(template, verdict=verdict, games=GAMES, args=request.args, game=game,
-                           variants=KASINO_VARIANTS)
+    kind = args.get("kind", KINDS[game][0])
+    if kind not in KINDS[game]:
+        kind = KINDS[game][0]
+    result: dict[str, Any] | None = None
+    problem: dict[str, Any] | None = None
+    body = body_from(game, kind, args)
+    if body is not None:
+        try:
+            result = judge(game, body, names)
+        except TableError as exc:
+            problem = {"rule": exc.rule, "message": exc.message}
+    n = seats_of(args, game)
+    german = game == "mulatschak"
+    ranks: tuple[str, ...] = FRENCH_RANKS
+    if german:  # the Weli is typed as W; sixes only in the 36-card pack
+        ranks = GERMAN_RANKS if _on(args, "pack36") else tuple(r for r in GERMAN_RANKS if r != "6")
+    elif game == "mousel" and not _on(args, "pack52"):
+        ranks = MOUSEL_RANKS
+    # The form is drawn for a seat count and a pack; when either changes, htmx gets the whole
+    # form back (HX-Retarget), not just the verdict.
+    drawn = f"{n}|{len(ranks)}|{'36' if _on(args, 'pack36') else ''}"
+    headers: dict[str, str] = {}
+    template = "desk.html"
+    if request.headers.get("HX-Request") == "true":
+        template = "_desk_verdict.html"
+        if args.get("drawn") not in (None, drawn):
+            template = "_desk_main.html"
+            headers = {"HX-Retarget": "#desk-main", "HX-Reswap": "outerHTML"}
+    page = render_template(
+        template, game=game, kind=kind, kinds=KINDS[game], kind_labels=KIND_LABELS, games=GAMES, args=args,
+        result=result, problem=problem, seats=range(n), n=n, names=names, table_id=table_id, drawn=drawn,
+        rule_names={g: GAMES[g][0] for g in GAMES}, pack="german" if german else "french", ranks=ranks,
+        suits=GERMAN_SUITS if german else FRENCH_SUITS, book=url_for("rulebook.book", game=game),
+        table_cards=[c.upper() for c in _cards(args, "table")],
+        seat_name=lambda s: names[s] if 0 <= s < len(names) else _("player %(n)s", n=s + 1))
+    return Response(page, headers=headers)
+
+
+def from_table(table_id: str) -> tuple[str, tuple[str, ...], dict[str, Any]] | None:
+    """The table's game, player names and position as form fields — only for a phone holding
+    the table's link (its capability is in the session)."""
+    try:
+        table = service.get_table(table_id)
+    except TableError:
+        return None
+    if access.cap_of(table) is None or table.game not in GAMES:
+        return None
+    state = service.snapshot(table).state
+    options = service.engine_options(table.options or {})
+    fields: dict[str, Any] = {"players": str(len(table.players))}
+    for key, value in options.items():
+        if value is True and key in FLAGS:
+            fields[key] = "on"
+    if table.game == "kasino":
+        fields["variant"] = options.get("variant", "standard")
+    if table.mode == "adjudicate":
+        fields.update(position_fields(table.game, state))
+    return table.game, tuple(table.players), fields
+
+
+def position_fields(game: str, state: Any) -> dict[str, Any]:  # noqa: C901
+    """What the table shows now, as the desk's form fields."""
+    out: dict[str, Any] = {}
+    if game in ("mulle", "kasino"):
+        out["table"] = " ".join(str(c) for c in state.table)
+        return out
+    if game == "muggins":
+        out["muggins"] = " ".join(str(pile[-1]) for pile in state.muggins)
+        for s, hand in enumerate(state.hands):
+            if hand.discard:
+                out[f"d{s}"] = str(hand.discard[-1])
+            out[f"n{s}"] = str(hand.cards)
+        if state.to_act is not None:
+            out["player"] = str(state.to_act)
+        return out
+    deal = state.deal
+    if deal is None:
+        return out
+    if game == "mousel":
+        out["pot"] = str(deal.pot)
+        if deal.taker is not None:
+            out["taker"] = str(deal.taker)
+        if deal.trump_card is not None:
+            out["trump"] = deal.trump_card.suit
+        play = state.play
+        plays = play.current or (play.tricks[-1].plays if play and play.tricks else ()) if play else ()
+    else:
+        if deal.trump is not None:
+            out["trump"] = deal.trump
+        if deal.declarer is not None:
+            out["declarer"], out["bid"] = str(deal.declarer), str(deal.contract)
+        plays = deal.tricks[-1] if deal.tricks else ()
+        for s in range(len(deal.hands)):
+            held = deal.current_hand(s)
+            if held:
+                out[f"later{s}"] = " ".join(str(c) for c in held)
+        for s, score in enumerate(state.scores):
+            out[f"s{s}"] = str(score)
+    if plays:
+        out["leader"] = str(plays[0][0])
+        for position, (seat, card) in enumerate(plays, start=1):
+            out[f"p{position}"], out[f"c{position}"] = str(seat), str(card)
+    return out

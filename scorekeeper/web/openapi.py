@@ -61,6 +61,19 @@ def document() -> dict[str, Any]:
                 "operationId": "undo", "parameters": [TABLE_ID], "security": [{"bearer": []}],
                 "responses": {**_ok(200, {"type": "object", "required": ["seq", "state"]}), **_errors(401, 403, 404, 409)}}},
             "/api/v1/games": {"get": {"operationId": "games", "responses": _ok(200, {"type": "object"})}},
+            "/api/v1/desk/{game}": {"post": {
+                "operationId": "judgePosition",
+                "parameters": [{"name": "game", "in": "path", "required": True,
+                                "schema": {"type": "string", "enum": ["mulle", "kasino", "mousel", "mulatschak",
+                                                                      "muggins"]}}],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+                "responses": {**_ok(200, {"type": "object", "required": ["kind"]}), **_errors(400, 404, 422)}}},
+            "/api/v1/tables/{table_id}/review": {"get": {
+                "operationId": "reviewDeal", "security": [{"bearer": []}],
+                "parameters": [TABLE_ID, {"name": "deal", "in": "query", "required": False,
+                                          "schema": {"type": "integer", "minimum": 1}}],
+                "responses": {**_ok(200, {"type": "object", "required": ["deal", "deals", "over", "hidden", "lines"]}),
+                              **_errors(400, 401, 403, 404)}}},
         },
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},

@@ -70,6 +70,8 @@ def options_from_form(game: str, form: Any) -> dict[str, Any]:
         if players % 2 == 0 and players >= 4:
             half = players // 2
             options["teams"] = [[i, i + half] for i in range(half)]
+    if form.get("review_after_deal") in {"on", "1", "true"}:
+        options["review_after_deal"] = True  # a platform option (service.PLATFORM_OPTIONS)
     return options
 
 

@@ -28,7 +28,8 @@ WRITE_ROUTES: dict[str, dict[str, Any]] = {
 }
 # Anyone may open a table (rate-limited): these take no credential by design. House rules
 # (options) are set only here, when a table is opened or imported; no route changes them later.
-OPEN_ROUTES = {"/api/v1/tables", "/api/v1/tables/import", "/tables", "/import"}
+# The dispute desk judges a position sent in the body and touches no table.
+OPEN_ROUTES = {"/api/v1/tables", "/api/v1/tables/import", "/tables", "/import", "/api/v1/desk/<game>"}
 
 API_REFUSALS = {"none": 401, "read_token": 403, "other_tables_write_token": 403, "write_cookie_without_token": 401,
                 "write_token_in_query": 401, "stale_cookie": 401}
@@ -181,7 +182,7 @@ def test_a_cookie_of_an_expired_table_finds_nothing(tables: Tables, route: str) 
 
 @pytest.mark.parametrize("path", ["/t/<table_id>", "/t/<table_id>/sheet", "/t/<table_id>/history",
                                   "/t/<table_id>/stream", "/t/<table_id>/preview", "/t/<table_id>/export.json",
-                                  "/t/<table_id>/qr/watch.svg", "/t/<table_id>/qr/join.svg"])
+                                  "/t/<table_id>/qr/watch.svg", "/t/<table_id>/qr/join.svg", "/t/<table_id>/review"])
 def test_pages_need_a_capability_and_join_qr_needs_write(tables: Tables, path: str) -> None:
     url = path.replace("<table_id>", tables.a["id"])
     assert tables.app.test_client().get(url).status_code == 403

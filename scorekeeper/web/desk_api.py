@@ -1,0 +1,119 @@
+"""The dispute desk and the post-deal review in the JSON API (``/api/v1``; docs/api.md).
+
+``POST /api/v1/desk/<game>`` judges a position sent as JSON (a trick, a pot, a sheet line, a
+Muggins card, a capture); ``GET /api/v1/tables/<id>/review?deal=n`` reviews a table's deal
+from its own log. The work is the engine's (engine/desk*.py, engine/review.py); this module
+reads the request, names the error and renders the sentences in the reader's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from scorekeeper import service
+from scorekeeper.cards import NotationError
+from scorekeeper.engine.base import MalformedEvent, RuleViolation
+from scorekeeper.engine.desk import (
+    Worked,
+    judge_capture,
+    mousel_pot,
+    muggins_placements,
+    mulatschak_sheet,
+)
+from scorekeeper.engine.desk_tricks import judge_trick_json
+from scorekeeper.engine.review import Review, review
+from scorekeeper.extensions import csrf
+from scorekeeper.localize import localize, tr
+from scorekeeper.models import Table
+from scorekeeper.service import TableError
+from scorekeeper.web.desk_texts import line_text, misar_text, review_json, trick_json
+
+bp = Blueprint("desk_api", __name__, url_prefix="/api/v1")
+csrf.exempt(bp)  # bearer tokens or nothing at all, never cookies
+
+# Per game: the kinds of position the desk judges, the first being the default.
+KINDS: dict[str, tuple[str, ...]] = {
+    "mulle": ("capture",), "kasino": ("capture",), "mousel": ("trick", "pot"),
+    "mulatschak": ("trick", "sheet"), "muggins": ("placement",),
+}
+REVIEW_OPTION = service.PLATFORM_OPTIONS[0]  # the review waits for the end of the deal
+
+
+def desk_error(exc: Exception) -> TableError:
+    if isinstance(exc, NotationError):
+        return TableError(400, "bad_notation", tr(exc.template, **exc.values))
+    if isinstance(exc, MalformedEvent):
+        return TableError(400, "bad_request", localize(exc.message))
+    if isinstance(exc, RuleViolation):
+        return TableError(422, "illegal_position", localize(exc.message), exc.rule)
+    raise exc
+
+
+def judge(game: str, body: Mapping[str, Any], names: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The desk's answer to ``body`` as JSON, texts in the request's language."""
+    if game not in KINDS:
+        raise TableError(404, "not_found", f"the desk knows {', '.join(KINDS)}, not {game!r}")
+    kind = body.get("kind", KINDS[game][0])
+    if kind not in KINDS[game]:
+        raise TableError(400, "bad_request", f"{game} positions are {', '.join(KINDS[game])}, not {kind!r}")
+    try:
+        if kind == "trick":
+            return {"kind": "trick", **trick_json(judge_trick_json(game, body), names)}
+        if kind == "capture":
+            verdict = judge_capture(game, body)
+            data = localize({"kind": "capture", **verdict.to_json()})  # the arithmetic, in the reader's words
+            for item, duty in zip(data["duties"], verdict.duties, strict=True):
+                item["text"] = misar_text(duty.what, str(verdict.played), item["must_take"], item["sweeper"])
+            return data
+        worker: Callable[[Mapping[str, Any]], Worked] = {
+            "pot": mousel_pot, "sheet": mulatschak_sheet, "placement": muggins_placements}[kind]
+        worked = worker(body)
+    except (NotationError, MalformedEvent, RuleViolation) as exc:
+        raise desk_error(exc) from exc
+    data = worked.to_json()
+    for item, line in zip(data["lines"], worked.lines, strict=True):
+        item["text"] = line_text(line, names, game)
+    return data
+
+
+@bp.post("/desk/<game>")
+def desk(game: str) -> Response:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise TableError(400, "bad_request", "the body must be a JSON object (Content-Type: application/json)")
+    return jsonify(judge(game, body))
+
+
+def table_review(table: Table, deal: int | None, *, hide_open: bool | None = None) -> tuple[Review, bool]:
+    """The review of ``deal`` of ``table`` and whether it is hidden (the house rule holds the
+    review of a deal still being played)."""
+    snap = service.snapshot(table)
+    try:
+        result = review(table.game, table.players, service.engine_options(table.options or {}), table.mode,
+                        snap.effective, deal)
+    except (RuleViolation, MalformedEvent, NotationError) as exc:  # a log the engine once accepted
+        raise service.from_engine(exc) from exc
+    hide = bool((table.options or {}).get(REVIEW_OPTION)) if hide_open is None else hide_open
+    return result, hide and not result.over
+
+
+@bp.get("/tables/<table_id>/review")
+def review_api(table_id: str) -> Response:
+    from scorekeeper.web.api import _authorised
+
+    table = _authorised(table_id, "read")
+    raw = request.args.get("deal")
+    deal: int | None = None
+    if raw is not None:
+        if not raw.isdigit() or not 0 < int(raw) < 100_000:
+            raise TableError(400, "bad_request", f"'deal' must be a deal number, not {raw!r}")
+        deal = int(raw)
+    result, hidden = table_review(table, deal)
+    if deal is not None and deal not in result.deals:
+        raise TableError(404, "not_found", f"table {table.id} has no deal {deal}")
+    lines = [] if hidden else [review_json(line, table.game, tuple(table.players)) for line in result.lines]
+    return jsonify({"deal": result.deal, "deals": list(result.deals), "over": result.over, "hidden": hidden,
+                    "lines": lines})
