@@ -25,6 +25,7 @@ from scorekeeper.engine.capture import (
     maximal_captures,
 )
 from scorekeeper.engine.desk_tricks import DeskError
+from scorekeeper.engine.messages import M
 from scorekeeper.engine.mousel import split_pot
 from scorekeeper.engine.muggins import Hand, MugginsOptions, Place, correct_places, fits
 from scorekeeper.engine.mulatschak import Opts as MulOpts
@@ -118,12 +119,12 @@ def mousel_pot(body: Mapping[str, Any]) -> Worked:
     active = tuple(s for s in range(n) if raw[s] is not None)
     tricks = tuple(t or 0 for t in raw)
     if raw[taker] is None:
-        raise DeskError("MOUSEL-EXCH-2", "the taker can never fold: give the taker's tricks")
+        raise DeskError("MOUSEL-EXCH-2", M("the taker can never fold: give the taker's tricks"))
     if sum(tricks) != n:
-        raise DeskError("MOUSEL-COMP-3", f"{n} players hold {n} cards each, so the tricks add up to {n}, "
-                        f"not {sum(tricks)}", tricks=list(tricks))
+        raise DeskError("MOUSEL-COMP-3", M("%(n)s players hold %(n)s cards each, so the tricks add up to %(n)s, "
+                                           "not %(sum)s", n=n, sum=sum(tricks)), tricks=list(tricks))
     if any(s not in active for s in revokers):
-        raise DeskError("MOUSEL-POT-6", "a player who folded played no card and cannot revoke")
+        raise DeskError("MOUSEL-POT-6", M("a player who folded played no card and cannot revoke"))
     split = split_pot(pot, n, taker, active, tricks, revokers, round_largest=round_largest,
                       penalties=not last_deal)
     lines: list[Line] = [Line("pot", "MOUSEL-POT-1", {"pot": pot, "n": n})]
@@ -186,13 +187,13 @@ def mulatschak_sheet(body: Mapping[str, Any]) -> Worked:
     opts = MulOpts(muli_breaker=_flag(options, "muli_breaker"), stayhome_flat=_flag(options, "stayhome_flat"),
                    stayhome_free=_flag(options, "stayhome_free"), collapse_cap=_flag(options, "collapse_cap"))
     if declarer in home:
-        raise DeskError("MULAT-STAY-1", "the declarer always plays: give the declarer's tricks")
+        raise DeskError("MULAT-STAY-1", M("the declarer always plays: give the declarer's tricks"))
     tricks = [t or 0 for t in raw]
     if sum(tricks) != 5:
-        raise DeskError("MULAT-SCORE-6", f"the five tricks add up to 5 among the players, not {sum(tricks)}",
-                        tricks=tricks)
+        raise DeskError("MULAT-SCORE-6", M("the five tricks add up to 5 among the players, not %(sum)s",
+                                           sum=sum(tricks)), tricks=tricks)
     if any(s in home for s in revokes):
-        raise DeskError("MULAT-SCORE-9", "a player who stayed home played no card and cannot revoke")
+        raise DeskError("MULAT-SCORE-9", M("a player who stayed home played no card and cannot revoke"))
     breaker: int | None = None
     if bid == 5 and tricks[declarer] < 5:
         breaker = body.get("breaker")
@@ -258,7 +259,8 @@ def muggins_placements(body: Mapping[str, Any]) -> Worked:
     seen = [card, *muggins, *(t for t in tops if t is not None)]
     twice = [c for c, k in Counter(seen).items() if k > 1]
     if twice:
-        raise DeskError("MUGGINS-COMP-1", f"{twice[0]} appears twice; the pack holds one", card=str(twice[0]))
+        raise DeskError("MUGGINS-COMP-1", M("%(card)s appears twice; the pack holds one", card=twice[0]),
+                        card=str(twice[0]))
     options = _options(body)
     opts = MugginsOptions(neighbour_only=_flag(options, "neighbour_only"), any_opponent=_flag(options, "any_opponent"))
     hands = [Hand(draw=(None,) * max(counts_raw[s] - (1 if tops[s] else 0), 0),
@@ -347,9 +349,9 @@ def misar_duty(played: Card, taken: Sequence[Card], table: Sequence[Card], schem
 # --- Mulle and Kasino: one capture judged ------------------------------------------------------
 
 CAPTURES_LISTED = 60
-MISAR_WHY = {"sweep_owed": "in misär a card that can take the whole table must make the tabbe",
-             "trail_breaks": "in misär a card that can capture may not trail",
-             "too_small": "in misär the capture must take as much as the card can"}
+MISAR_WHY = {"sweep_owed": M("in misär a card that can take the whole table must make the tabbe"),
+             "trail_breaks": M("in misär a card that can capture may not trail"),
+             "too_small": M("in misär the capture must take as much as the card can")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,7 +389,7 @@ def capture_scheme(game: str, options: Mapping[str, Any]) -> tuple[ValueScheme, 
     if variant not in ("standard", "misar", "drag"):
         raise MalformedEvent(f"'variant' must be standard, misar or drag, not {variant!r}")
     if _flag(options, "fixed") and _flag(options, "handtable"):
-        raise DeskError("KASINO-VAR-HANDTABLE", "choose one value scheme: fixed or handtable, not both")
+        raise DeskError("KASINO-VAR-HANDTABLE", M("choose one value scheme: fixed or handtable, not both"))
     values = "fixed" if _flag(options, "fixed") else "handtable" if _flag(options, "handtable") else "standard"
     misar = variant == "misar" or (variant == "drag" and _flag(options, "drag_misar"))
     return kasino_scheme(values), misar, misar and _flag(options, "misar_maxcount")
@@ -421,13 +423,14 @@ def judge_capture(game: str, body: Mapping[str, Any]) -> CaptureVerdict:
     over = [c for c, k in seen.items() if k > copies]
     if over:
         name = "Tomelilla Mulle" if game == "mulle" else "Kasino"
-        raise DeskError(f"{prefix}-COMP-1", f"{over[0]} appears {seen[over[0]]} times; the {name} pack holds {copies}",
+        raise DeskError(f"{prefix}-COMP-1", M("%(card)s appears %(times)s times; the %(game)s pack holds %(copies)s",
+                                              card=over[0], times=seen[over[0]], game=name, copies=copies),
                         card=str(over[0]))
     missing = Counter(taken) - Counter(table)
     if missing:
         card = next(iter(missing))
         raise DeskError(f"{prefix}-TURN-2" if game == "mulle" else "KASINO-CAP-4",
-                        f"{card} is not on the table", card=str(card))
+                        M("%(card)s is not on the table", card=card), card=str(card))
     listed = tuple(legal_captures(played, table, scheme, limit=CAPTURES_LISTED))
     total = len(listed)
     if total == CAPTURES_LISTED:
@@ -443,7 +446,7 @@ def judge_capture(game: str, body: Mapping[str, Any]) -> CaptureVerdict:
                               listed, total, duties)
 
     if not taken:
-        return verdict(True, f"{prefix}-CAP-5", "a trail is always allowed")
+        return verdict(True, f"{prefix}-CAP-5", M("a trail is always allowed"))
     grouping = find_grouping(played, taken, scheme)
     if grouping is None:
         return verdict(False, f"{prefix}-CAP-4", explain_failure(played, taken, scheme))

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from scorekeeper.cards import Card, Pack, parse_card
 from scorekeeper.engine.base import MalformedEvent, RuleViolation
+from scorekeeper.engine.messages import M, Msg
 from scorekeeper.engine.mousel import ORDER_32, ORDER_52
 from scorekeeper.engine.mousel import SUITS as MOUSEL_SUITS
 from scorekeeper.engine.mulatschak import BREACH_RULES, ORDER, SUITS
@@ -195,20 +196,27 @@ def parse_position(game: TrickGame, body: Mapping[str, Any]) -> tuple[str | None
         raise MalformedEvent("'trick' needs at least the card led")
     seats = [p for p, _ in trick]
     if len(set(seats)) != len(seats):
-        raise DeskError(game.lead_rule, "each player plays one card to a trick; a seat appears twice in 'trick'")
+        raise DeskError(game.lead_rule, M("each player plays one card to a trick; a seat appears twice in the trick"))
     if len(trick) > game.max_players:
-        raise DeskError(game.lead_rule, f"a trick has at most {game.max_players} cards")
+        raise DeskError(game.lead_rule, M("a trick has at most %(n)s cards", n=game.max_players))
     cards = [c for _, c in trick] + [c for _, c in later]
     for card in cards:
         if cards.count(card) > 1:
-            raise DeskError(game.comp_rule, f"{card} appears twice; the pack holds one", card=str(card))
+            raise DeskError(game.comp_rule, _for_pack(M("%(card)s appears twice; the pack holds one", card=card),
+                                                      game.pack), card=str(card))
         if (card.rank not in game.order.plain or card.rank in game.hidden_ranks) and \
                 card not in game.order.always_trump:
-            raise DeskError(game.comp_rule, f"{card} is not in this pack", card=str(card))
+            raise DeskError(game.comp_rule, _for_pack(M("%(card)s is not in this pack", card=card), game.pack),
+                            card=str(card))
     strangers = sorted({p for p, _ in later} - set(seats))
     if strangers:
         raise MalformedEvent(f"'later' names player {strangers[0]}, who has no card in the trick")
     return trump, trick, later
+
+
+def _for_pack(message: Msg, pack: Pack) -> Msg:
+    """``message`` with its cards named as ``pack`` names them (Mulatschak's German cards)."""
+    return Msg(message.template, message.params, pack)
 
 
 def judge_trick(game: TrickGame, trump: str | None, trick: Sequence[tuple[int, Card]],

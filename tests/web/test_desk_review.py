@@ -89,6 +89,10 @@ def test_texts_follow_accept_language(sqlite_app: Flask) -> None:
     assert "had to follow" in english and "8♠" in english
     assert "måste bekänna" in swedish and "8♠" in swedish
     assert "musste" in german and "bedienen" in german and "8♠" in german
+    twice = {"trump": "H", "trick": [{"player": 0, "card": "9S"}, {"player": 1, "card": "9S"}]}
+    assert "förekommer två gånger" in desk(client, "mousel", twice, "sv").get_json()["error"]["message"]
+    misar = {"table": ["7C", "2D", "9S"], "played": "7H", "options": {"variant": "misar"}}
+    assert "im Misär" in desk(client, "kasino", misar, "de").get_json()["why"]
 
 
 # --- GET /api/v1/tables/<id>/review ------------------------------------------------------------
