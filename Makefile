@@ -54,7 +54,7 @@ migrate: $(STAMP)
 
 lint: $(TESTSTAMP)
 	$(BIN)/ruff check scorekeeper tests bench
-	$(BIN)/mypy --strict scorekeeper/engine scorekeeper/cards.py
+	$(BIN)/mypy --strict scorekeeper/engine scorekeeper/cards.py scorekeeper/schemas scorekeeper/paths.py
 	$(BIN)/lint-imports
 
 # Browser tests run on their own after the rest, so a busy CPU cannot blur their timings.

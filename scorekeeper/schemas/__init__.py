@@ -26,7 +26,7 @@ REF = "#/components/schemas/{model}"
 
 def event_models(game: str) -> dict[str, type[Event]]:
     """The game's event models by their ``type``."""
-    return {model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
+    return {model.model_fields["type"].annotation.__args__[0]: model
             for model in GAMES[game].EVENTS}
 
 
@@ -91,7 +91,7 @@ def components() -> dict[str, Any]:
 def event_type_count() -> int:
     """How many event types the document describes (aliases not counted)."""
     return sum(1 for module in GAMES.values() for model in module.EVENTS
-               if not (model.model_config.get("json_schema_extra") or {}).get("deprecated"))  # type: ignore[union-attr]
+               if not (model.model_config.get("json_schema_extra") or {}).get("deprecated"))
 
 
 __all__ = ["GAMES", "check_event", "components", "event_models", "event_type_count", "state_model"]
