@@ -114,6 +114,8 @@ def plays_a_table(port: int) -> None:
     assert status in (200, 302), sheet[:300]
     status, book = request(port, "GET", "/rules/mulle")
     assert status == 200 and "MULLE-CAP-4" in book
+    status, swedish = request(port, "GET", "/rules/mulle?lang=sv")
+    assert status == 200 and "MULLE-CAP-4" in swedish and swedish != book
 
 
 def test_make_run_serves_under_gunicorn_with_the_banner(tmp_path: Path, serving: list[Running]) -> None:
