@@ -1,4 +1,5 @@
-# The two commands of the README: `make run` and `make test`. Everything is installed into .venv.
+# The two commands of the README: `make run` and `make test`. Everything is installed into .venv,
+# at the versions pinned in requirements.lock (`make lock` refreshes it from pyproject.toml).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,19 +7,26 @@ STAMP := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-test
 export FLASK_APP := scorekeeper
 
-.PHONY: run test serve migrate lint bench translations i18n assets clean
+LOCK := requirements.lock
+
+.PHONY: run test serve migrate lint bench translations i18n assets clean lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+$(STAMP): pyproject.toml $(LOCK) | $(BIN)/python
+	$(BIN)/pip install --quiet -c $(LOCK) -e '.[postgres]'
 	touch $@
 
-$(TESTSTAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test]'
+$(TESTSTAMP): pyproject.toml $(LOCK) | $(BIN)/python
+	$(BIN)/pip install --quiet -c $(LOCK) -e '.[test]'
 	touch $@ $(STAMP)
+
+# Pin every dependency (and the test tools) for CI and new machines alike.
+lock: | $(BIN)/python
+	$(BIN)/pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --extra test --universal --python-version 3.11 -q -o $(LOCK)
 
 translations: $(STAMP)
 	$(BIN)/pybabel -q compile -d scorekeeper/translations
@@ -33,6 +41,7 @@ assets: $(STAMP)
 	$(BIN)/python -m scorekeeper.assets
 	$(BIN)/python -m whitenoise.compress -q static
 
+# Migrates, prints the address and QR code for the phones, serves under gunicorn (scorekeeper/server.py).
 run: $(STAMP) translations assets
 	$(BIN)/python -m scorekeeper
 
@@ -45,7 +54,7 @@ migrate: $(STAMP)
 
 lint: $(TESTSTAMP)
 	$(BIN)/ruff check scorekeeper tests bench
-	$(BIN)/mypy --strict scorekeeper/engine scorekeeper/cards.py
+	$(BIN)/mypy --strict scorekeeper/engine scorekeeper/cards.py scorekeeper/schemas scorekeeper/paths.py
 	$(BIN)/lint-imports
 
 # Browser tests run on their own after the rest, so a busy CPU cannot blur their timings.

@@ -9,11 +9,9 @@ from flask import Flask, request, session
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from scorekeeper.config import from_env
+from scorekeeper.config import from_env, require_driver
 from scorekeeper.extensions import babel, compress, csrf, db, limiter, migrate
-
-ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = Path(__file__).resolve().parent
+from scorekeeper.paths import MIGRATIONS, STATIC, TEMPLATES, TRANSLATIONS
 
 
 @event.listens_for(Engine, "connect")
@@ -44,18 +42,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(TEMPLATES),
+        static_folder=str(STATIC),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(from_env(Path(app.instance_path)))
     if config:
         app.config.from_mapping(config)
+    require_driver(app.config["SQLALCHEMY_DATABASE_URI"])
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(PACKAGE / "migrations"))
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
     babel.init_app(app, locale_selector=select_locale,
-                   default_translation_directories=str(PACKAGE / "translations"))
+                   default_translation_directories=str(TRANSLATIONS))
 
     # Text responses are compressed; event streams never (a buffered stream would stall).
     app.config.setdefault("COMPRESS_MIMETYPES", ["text/html", "application/json", "image/svg+xml",
@@ -70,7 +69,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from scorekeeper.assets import is_immutable
 
-    app.wsgi_app = WhiteNoise(app.wsgi_app, root=str(ROOT / "static"), prefix="static/",  # type: ignore[method-assign]
+    app.wsgi_app = WhiteNoise(app.wsgi_app, root=str(STATIC), prefix="static/",  # type: ignore[method-assign]
                               max_age=app.config.get("STATIC_MAX_AGE", 3600), immutable_file_test=is_immutable)
 
     from scorekeeper.web import register

@@ -1,5 +1,6 @@
 """``python -m scorekeeper``: migrate, print where phones can reach the app (address and a text QR
-code), and serve on all interfaces. This is what ``make run`` does at the card table."""
+code), and serve on all interfaces under gunicorn (``scorekeeper/server.py``: one worker on
+SQLite, as ``make serve``). This is what ``make run`` does at the card table."""
 
 from __future__ import annotations
 
@@ -32,14 +33,17 @@ def main(argv: list[str] | None = None) -> int:
     from scorekeeper import create_app
     from scorekeeper.web.lan import lan_address, public_base
 
-    app = create_app()
+    # This app only migrates and finds the address; the workers build their own.
+    app = create_app({"TESTING_NO_LISTENER": True})
     if not args.no_migrate:
         with app.app_context():
             upgrade()
     url = public_base(app.config["PUBLIC_URL"], args.port, finder=lan_address,
                       fallback=f"http://127.0.0.1:{args.port}")
     print(banner(url + "/"), file=sys.stderr, flush=True)
-    app.run(host=args.host, port=args.port, threaded=True)
+    from scorekeeper.server import serve
+
+    serve(args.host, args.port)
     return 0
 
 

@@ -15,13 +15,18 @@ import shutil
 from functools import lru_cache
 from pathlib import Path
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
-DIST = STATIC / "dist"
-MANIFEST = DIST / "manifest.json"
 HASHED = re.compile(r"\.[0-9a-f]{12}\.\w+$")
 
 
-def build(static: Path = STATIC) -> dict[str, str]:
+def _static() -> Path:
+    # Imported late: ``setup.py`` loads this module on its own (no Flask) to hash a wheel's files.
+    from scorekeeper.paths import STATIC
+
+    return STATIC
+
+
+def build(static: Path | None = None) -> dict[str, str]:
+    static = static or _static()
     dist = static / "dist"
     if dist.exists():
         shutil.rmtree(dist)
@@ -44,7 +49,7 @@ def build(static: Path = STATIC) -> dict[str, str]:
 @lru_cache(maxsize=1)
 def manifest() -> dict[str, str]:
     try:
-        data: dict[str, str] = json.loads(MANIFEST.read_text())
+        data: dict[str, str] = json.loads((_static() / "dist" / "manifest.json").read_text())
         return data
     except (FileNotFoundError, json.JSONDecodeError):
         return {}
@@ -60,4 +65,4 @@ def is_immutable(path: str, url: str) -> bool:
 
 
 if __name__ == "__main__":
-    print(f"hashed {len(build())} static files into {DIST}")
+    print(f"hashed {len(build())} static files into {_static() / 'dist'}")

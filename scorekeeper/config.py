@@ -30,6 +30,20 @@ def database_url(instance: Path) -> str:
     return url or f"sqlite:///{instance / 'scorekeeper.sqlite'}"
 
 
+class MissingDriver(RuntimeError):
+    """DATABASE_URL names PostgreSQL but its driver (an extra of the package) is not installed."""
+
+
+def require_driver(url: str, find_spec: Any = None) -> None:
+    if not url.startswith("postgresql"):
+        return
+    import importlib.util
+
+    if (find_spec or importlib.util.find_spec)("psycopg") is None:
+        raise MissingDriver("DATABASE_URL is a PostgreSQL address, but PostgreSQL's driver is not installed: "
+                            "pip install 'scorekeeper[postgres]' (SQLite needs nothing: leave DATABASE_URL unset)")
+
+
 def engine_options(url: str) -> dict[str, Any]:
     """PostgreSQL: keep enough pooled connections for a busy worker, so load does not churn
     connections (measured in bench/bench_load.py: half the database CPU per move)."""

@@ -2,6 +2,7 @@
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -13,3 +14,55 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+class RunEveryCollectedTest:
+    """Fails the run when fewer tests ran than were collected.
+
+    pytest-xdist schedules by node id: tests that share one id (as a plugin's parametrisation
+    once produced) run only once under ``--dist loadgroup``, and nothing else reports it. The
+    controller hears every worker's collection and every test's teardown, so it can count.
+    """
+
+    def __init__(self) -> None:
+        self.collected: list[str] | None = None
+        self.ran = 0
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: object, ids: list[str]) -> None:
+        if self.collected is None:  # every worker collects the same list
+            self.collected = list(ids)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if session.items:  # without xdist (under it the controller collects nothing)
+            self.collected = [item.nodeid for item in session.items]
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when == "teardown":
+            self.ran += 1
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        config = session.config
+        if self.collected is None or config.option.collectonly or session.shouldstop or session.shouldfail:
+            return
+        if exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            return
+        problems = []
+        shared = sorted({i for i in self.collected if self.collected.count(i) > 1})
+        if shared:
+            problems.append(f"{len(shared)} test id(s) are shared by several tests, so xdist runs only one "
+                            f"of each: {', '.join(shared[:5])}")
+        if self.ran < len(self.collected):
+            problems.append(f"only {self.ran} of {len(self.collected)} collected tests ran")
+        if problems:
+            reporter = config.pluginmanager.get_plugin("terminalreporter")
+            if reporter is not None:
+                reporter.line("")
+                for problem in problems:
+                    reporter.line(f"ERROR: {problem}", red=True, bold=True)
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # the controller (or a run without xdist) counts
+        config.pluginmanager.register(RunEveryCollectedTest(), "run-every-collected-test")

@@ -7,8 +7,9 @@ hand sizes) and checks every card it is shown; follow-suit is audited retroactiv
 (rules README §4) and a proven revoke becomes a *proposal* the table confirms or dismisses.
 
 Adjudicate-mode events: ``deal``, ``look``, ``turn_up``, ``take``, ``refuse``, ``exchange``,
-``fold``, ``discard``, ``play``, ``confirm_revoke``, ``dismiss_revoke``, ``leave``,
-``end_session``. Tally mode: ``deal_result``, ``leave``, ``end_session``.
+``fold``, ``discard``, ``play``, ``confirm``, ``dismiss``, ``leave``, ``end_session``
+(``confirm_revoke``/``dismiss_revoke`` with ``id`` are aliases: :mod:`.vocabulary`).
+Tally mode: ``deal_result``, ``leave``, ``end_session``.
 See docs/api.md, section Mousel.
 """
 
@@ -37,6 +38,7 @@ from scorekeeper.engine.base import (
 from scorekeeper.engine.ledger import POT, Book, Entry, Transfer, settle_up
 from scorekeeper.engine.messages import M, Msg, Suit
 from scorekeeper.engine.tricks import Obligations, RankOrder, audit_revokes, trick_winner
+from scorekeeper.engine.vocabulary import canonical
 
 RANKS_32: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
 RANKS_52: tuple[str, ...] = RANKS_32 + ("6", "5", "4", "3", "2")
@@ -52,7 +54,7 @@ Status = Literal["in", "left", "bust"]
 
 ADJUDICATE_EVENTS = frozenset({
     "deal", "look", "turn_up", "take", "refuse", "exchange", "fold", "discard", "play",
-    "confirm_revoke", "dismiss_revoke", "leave", "end_session",
+    "confirm", "dismiss", "leave", "end_session",
 })
 TALLY_EVENTS = frozenset({"deal_result", "leave", "end_session"})
 
@@ -562,6 +564,7 @@ class Mousel(BaseRules):
     def apply(self, state: MouselState, event: Mapping[str, Any]) -> MouselState:
         if type(event) is not dict and not isinstance(event, Mapping):
             raise MalformedEvent(M("an event must be an object"), event)
+        event = canonical(self.id, event)
         kind = event.get("type")
         allowed = ADJUDICATE_EVENTS if state.mode == "adjudicate" else TALLY_EVENTS
         if not isinstance(kind, str) or kind not in allowed:
@@ -583,7 +586,7 @@ class Mousel(BaseRules):
         return _to_json(state)
 
     def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
-        return _describe(event, players)
+        return _describe(canonical(self.id, event), players)
 
 
 # --- Handlers: between deals -----------------------------------------------------------------
@@ -1012,7 +1015,7 @@ def _check_trumpcard_kept(state: MouselState, deal: Deal, play: Play, card: Card
 
 
 def _on_verdict(state: MouselState, event: Mapping[str, Any]) -> MouselState:
-    ident = int_field(event, "id", minimum=1)
+    ident = int_field(event, "proposal", minimum=1)
     deal, play = state.deal, state.play
     if deal is None or play is None or deal.phase not in ("play", "review"):
         raise RuleViolation("MOUSEL-POT-8", M("there is no revoke to decide now"))
@@ -1022,7 +1025,7 @@ def _on_verdict(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     proposal = match[0]
     if proposal.status != "pending":
         raise RuleViolation("MOUSEL-POT-8", M("proposal #%(ident)s was already %(status)s", ident=ident, status=proposal.status))
-    status: Literal["confirmed", "dismissed"] = "confirmed" if event["type"] == "confirm_revoke" else "dismissed"
+    status: Literal["confirmed", "dismissed"] = "confirmed" if event["type"] == "confirm" else "dismissed"
     proposals = tuple(_evolve(p, status=status) if p.id == ident else p for p in play.proposals)
     new = _evolve(play, proposals=proposals)
     if deal.phase == "review" and not any(p.status == "pending" for p in proposals):
@@ -1135,7 +1138,7 @@ def _on_deal_result(state: MouselState, event: Mapping[str, Any]) -> MouselState
 _HANDLERS: dict[str, Callable[[MouselState, Mapping[str, Any]], MouselState]] = {
     "deal": _on_deal, "look": _on_look, "turn_up": _on_turn_up, "take": _on_take, "refuse": _on_refuse,
     "exchange": _on_exchange, "fold": _on_fold, "discard": _on_discard, "play": _on_play,
-    "confirm_revoke": _on_verdict, "dismiss_revoke": _on_verdict, "leave": _on_leave,
+    "confirm": _on_verdict, "dismiss": _on_verdict, "leave": _on_leave,
     "end_session": _on_end, "deal_result": _on_deal_result,
 }
 
@@ -1183,7 +1186,7 @@ def _hints(state: MouselState) -> list[Event]:
     if deal.phase == "discard":
         return [{"type": "discard", "player": deal.taker}]
     pending = [p.id for p in state.play.proposals if p.status == "pending"] if state.play is not None else []
-    return [{"type": "confirm_revoke", "id": i} for i in pending] + [{"type": "dismiss_revoke", "id": i} for i in pending]
+    return [{"type": "confirm", "proposal": i} for i in pending] + [{"type": "dismiss", "proposal": i} for i in pending]
 
 
 def _decision_json(deal: Deal, count: int) -> list[JSON | None]:
@@ -1281,8 +1284,8 @@ def _describe(event: Mapping[str, Any], players: Sequence[str]) -> Msg:
         "fold": lambda: M("%(player)s folds", player=name("player")),
         "discard": lambda: M("%(player)s throws away one more card", player=name("player")),
         "play": lambda: M("%(player)s plays %(card)s", player=name("player"), card=_card_or_text(event.get("card"))),
-        "confirm_revoke": lambda: M("Revoke #%(id)s confirmed", id=str(event.get("id"))),
-        "dismiss_revoke": lambda: M("Revoke #%(id)s dismissed", id=str(event.get("id"))),
+        "confirm": lambda: M("Revoke #%(id)s confirmed", id=str(event.get("proposal"))),
+        "dismiss": lambda: M("Revoke #%(id)s dismissed", id=str(event.get("proposal"))),
         "leave": lambda: M("%(player)s leaves the table", player=name("player")),
         "end_session": lambda: M("The session ends; the pot is split"),
         "deal_result": lambda: (M("Void deal: the pot carries over") if event.get("void")

@@ -96,8 +96,22 @@ def post_event(table_id: str) -> tuple[Response, int]:
     table = _authorised(table_id, "write")
     body = _body()
     expected = body.pop("expected_seq", None)
+    _check_shape(table.game, body)
     done = service.record(table, body, expected)
     return jsonify({"seq": done.seq, "events_scored": done.scored, "state": done.state}), 201
+
+
+def _check_shape(game: str, event: dict[str, Any]) -> None:
+    """The event against its game's schema model (scorekeeper/schemas), after the checks every
+    event gets (a ``type``, not ``undo``, not too big); the engine then checks the rules."""
+    from scorekeeper.engine.base import MalformedEvent
+    from scorekeeper.schemas import check_event
+
+    service.check_event(event)
+    try:
+        check_event(game, event)
+    except MalformedEvent as exc:
+        raise service.from_engine(exc) from None
 
 
 @bp.post("/tables/<table_id>/undo")

@@ -20,25 +20,41 @@ def _ok(status: int, schema: dict[str, Any]) -> dict[str, Any]:
 TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 32}}
 
 
+def _any(names: list[str]) -> dict[str, Any]:
+    return {"anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in names]}
+
+
 def document() -> dict[str, Any]:
-    state = {"type": "object", "required": ["scores", "over", "winner", "to_act"],
-             "properties": {"scores": {"type": "array", "items": {"type": "integer"}}, "over": {"type": "boolean"},
-                            "winner": {}, "to_act": {"type": ["integer", "null"]}}}
+    from scorekeeper.schemas import GAMES, components
+
+    games = [game for game in RULES if game in GAMES]
+    state = {**_any([GAMES[g].STATE.__name__ for g in games]),
+             "description": "the table's state: the four common fields and its game's own (see each <Game>State)"}
+    event = {**_any([f"{g.title()}Event" for g in games]),
+             "description": "one event of the table's game (see each <Game>Event, discriminated on `type`)"}
     created = {"type": "object", "required": ["id", "write_token", "read_token", "join_url", "watch_url", "seq", "state"],
                "properties": {"id": {"type": "string"}, "write_token": {"type": "string"},
                               "read_token": {"type": "string"}, "join_url": {"type": "string"},
                               "watch_url": {"type": "string"}, "seq": {"type": "integer"}, "state": state}}
-    event = {"type": "object", "required": ["type"], "additionalProperties": True,
-             "properties": {"type": {"type": "string"}, "expected_seq": {"type": "integer"}}}
+    table = {"type": "object", "required": ["id", "game", "mode", "options", "players", "seq", "state"],
+             "properties": {"id": {"type": "string"}, "game": {"type": "string", "enum": games},
+                            "mode": {"type": "string", "enum": ["adjudicate", "tally"]}, "options": {"type": "object"},
+                            "players": {"type": "array", "items": {"type": "string"}}, "seq": {"type": "integer"},
+                            "state": state}}
+    recorded = {"type": "object", "required": ["seq", "events_scored", "state"],
+                "properties": {"seq": {"type": "integer"}, "state": state,
+                               "events_scored": {"type": "array", "items": {"$ref": "#/components/schemas/Scored"}}}}
     return {
         "openapi": "3.1.0",
-        "info": {"title": "scorekeeper", "version": "1", "description": "Live score sheets for card games; see docs/api.md."},
+        "info": {"title": "scorekeeper", "version": "1",
+                 "description": "Live score sheets for card games; see docs/api.md. Every game's events and state "
+                                "are described below (components: <Game>Event, <Game>State)."},
         "paths": {
             "/api/v1/tables": {"post": {
                 "operationId": "createTable",
                 "requestBody": {"required": True, "content": {"application/json": {"schema": {
                     "type": "object", "required": ["game", "players"],
-                    "properties": {"game": {"type": "string", "enum": list(RULES)},
+                    "properties": {"game": {"type": "string", "enum": games},
                                    "players": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 10},
                                    "mode": {"type": "string", "enum": ["adjudicate", "tally"]},
                                    "options": {"type": "object"}}}}}},
@@ -49,17 +65,18 @@ def document() -> dict[str, Any]:
                 "responses": {**_ok(201, created), **_errors(400, 422, 429)}}},
             "/api/v1/tables/{table_id}": {"get": {
                 "operationId": "getTable", "parameters": [TABLE_ID], "security": [{"bearer": []}],
-                "responses": {**_ok(200, {"type": "object"}), **_errors(401, 403, 404)}}},
+                "responses": {**_ok(200, table), **_errors(401, 403, 404)}}},
             "/api/v1/tables/{table_id}/events": {
                 "post": {"operationId": "postEvent", "parameters": [TABLE_ID], "security": [{"bearer": []}],
                          "requestBody": {"required": True, "content": {"application/json": {"schema": event}}},
-                         "responses": {**_ok(201, {"type": "object", "required": ["seq", "events_scored", "state"]}),
-                                       **_errors(400, 401, 403, 404, 409, 422, 429)}},
+                         "responses": {**_ok(201, recorded), **_errors(400, 401, 403, 404, 409, 422, 429)}},
                 "get": {"operationId": "exportEvents", "parameters": [TABLE_ID], "security": [{"bearer": []}],
                         "responses": {**_ok(200, {"type": "object", "required": ["events"]}), **_errors(401, 403, 404)}}},
             "/api/v1/tables/{table_id}/undo": {"post": {
                 "operationId": "undo", "parameters": [TABLE_ID], "security": [{"bearer": []}],
-                "responses": {**_ok(200, {"type": "object", "required": ["seq", "state"]}), **_errors(401, 403, 404, 409)}}},
+                "responses": {**_ok(200, {"type": "object", "required": ["seq", "state"],
+                                          "properties": {"seq": {"type": "integer"}, "state": state}}),
+                              **_errors(401, 403, 404, 409)}}},
             "/api/v1/games": {"get": {"operationId": "games", "responses": _ok(200, {"type": "object"})}},
             "/api/v1/desk/{game}": {"post": {
                 "operationId": "judgePosition",
@@ -77,7 +94,7 @@ def document() -> dict[str, Any]:
         },
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": {"Error": {"type": "object", "required": ["error"], "properties": {"error": {
+            "schemas": {**components(), "Error": {"type": "object", "required": ["error"], "properties": {"error": {
                 "type": "object", "required": ["code", "rule", "message"],
                 "properties": {"code": {"type": "string"}, "rule": {"type": ["string", "null"]},
                                "message": {"type": "string"}}}}}},

@@ -561,7 +561,7 @@ def test_pot8_confirmed_revoke() -> None:
     """MOUSEL-POT-8 / MOUSEL-AMB-11."""
     state = _finish_revoke_deal(_revoke_table())
     assert state.deal is not None and state.deal.phase == "review" and state.to_act() is None
-    state = run(state, {"type": "confirm_revoke", "id": 1})
+    state = run(state, {"type": "confirm", "proposal": 1})
     row = state.sheet[-1]
     assert row.tricks == (1, 2, 0, 1) and row.revokers == (A,)
     assert row.shares == (0, 2, 0, 1)  # A's share stays in the pot
@@ -572,12 +572,26 @@ def test_pot8_confirmed_revoke() -> None:
 
 def test_pot8_dismissed_revoke_and_bad_verdicts() -> None:
     state = _revoke_table()
-    assert refused(state, {"type": "dismiss_revoke", "id": 9}).rule == "MOUSEL-POT-8"
-    state = run(state, {"type": "dismiss_revoke", "id": 1})
-    assert refused(state, {"type": "confirm_revoke", "id": 1}).rule == "MOUSEL-POT-8"
+    assert refused(state, {"type": "dismiss", "proposal": 9}).rule == "MOUSEL-POT-8"
+    state = run(state, {"type": "dismiss", "proposal": 1})
+    assert refused(state, {"type": "confirm", "proposal": 1}).rule == "MOUSEL-POT-8"
     state = _finish_revoke_deal(state)
     assert state.deal is None and state.sheet[-1].revokers == () and state.sheet[-1].shares == (1, 2, 0, 1)
-    assert refused(state, {"type": "confirm_revoke", "id": 1}).rule == "MOUSEL-POT-8"
+    assert refused(state, {"type": "confirm", "proposal": 1}).rule == "MOUSEL-POT-8"
+
+
+def test_revoke_verdicts_use_the_common_words_and_keep_the_old_ones_as_aliases() -> None:
+    """confirm/dismiss + proposal, as in Kasino and Mulatschak; confirm_revoke/dismiss_revoke + id still work."""
+    review = _finish_revoke_deal(_revoke_table())
+    assert R.hints(review) == [{"type": "confirm", "proposal": 1}, {"type": "dismiss", "proposal": 1}]
+    for new_words, old_words in ((("confirm", "proposal"), ("confirm_revoke", "id")),
+                                 (("dismiss", "proposal"), ("dismiss_revoke", "id"))):
+        now = run(review, {"type": new_words[0], new_words[1]: 1})
+        old = run(review, {"type": old_words[0], old_words[1]: 1})
+        assert R.to_json(old) == R.to_json(now)
+        assert R.describe({"type": old_words[0], old_words[1]: 1}, ["A", "B", "C", "D"]) == \
+            R.describe({"type": new_words[0], new_words[1]: 1}, ["A", "B", "C", "D"])
+    assert refused(review, {"type": "confirm_revoke", "id": 9}).rule == "MOUSEL-POT-8"
 
 
 def test_pot8_taker_revoke_pays_double_in_tally() -> None:
@@ -656,7 +670,7 @@ def test_opt_keep_trumpcard() -> None:
     assert view["phase"] == "review"
     assert view["pending_revokes"][0]["rule"] == "MOUSEL-OPT-KEEP-TRUMPCARD"
     assert view["pending_revokes"][0]["evidence"] == "KS"
-    state = run(state, {"type": "confirm_revoke", "id": 1})
+    state = run(state, {"type": "confirm", "proposal": 1})
     assert state.sheet[-1].penalties[B] == 8  # the taker's no-trick penalty (POT-8 by analogy)
 
 
@@ -796,8 +810,8 @@ def test_hints_follow_the_flow() -> None:
 def test_describe_every_event() -> None:
     names = ["Ann", "Bo", "Cy", "Di"]
     samples = [deal(D), {"type": "look", "player": D}, turn("8C"), take(B), refuse(A)[0], ex(B, 2), ex(A, 0),
-               fold(C), discard(B), plays((B, "AS"))[0], {"type": "confirm_revoke", "id": 1},
-               {"type": "dismiss_revoke", "id": 1}, {"type": "leave", "player": C}, {"type": "end_session"},
+               fold(C), discard(B), plays((B, "AS"))[0], {"type": "confirm", "proposal": 1},
+               {"type": "dismiss", "proposal": 1}, {"type": "leave", "player": C}, {"type": "end_session"},
                tally(B, [1, 2, 0, 1], [C]), {"type": "deal_result", "void": True}]
     lines = [R.describe(e, names) for e in samples]
     assert lines[3] == "Bo takes the turned card" and lines[6] == "Ann stands pat"

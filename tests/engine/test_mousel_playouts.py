@@ -130,8 +130,8 @@ def play_deal(state: MouselState, table: Table, check: Check | None = None, last
         assert play is not None
         pending = [p for p in play.proposals if p.status == "pending"]
         if pending and (deal.phase == "review" or rng.random() < 0.3):
-            verdict = "confirm_revoke" if rng.random() < 0.6 else "dismiss_revoke"
-            state = _send(state, {"type": verdict, "id": pending[0].id}, table, check)
+            verdict = "confirm" if rng.random() < 0.6 else "dismiss"
+            state = _send(state, {"type": verdict, "proposal": pending[0].id}, table, check)
             continue
         seat = play.to_act
         trick = [c for _, c in play.current]
@@ -199,7 +199,7 @@ def invariants(state: MouselState, event: Event) -> None:
         assert deal.stock >= 0, f"negative stock after {event}"
         if state.play is not None:
             assert len(state.play.tricks) <= deal.n
-    if state.sheet and event.get("type") in ("play", "confirm_revoke", "dismiss_revoke", "deal_result") \
+    if state.sheet and event.get("type") in ("play", "confirm", "dismiss", "deal_result") \
             and state.deal is None:
         row = state.sheet[-1]
         if not row.void:

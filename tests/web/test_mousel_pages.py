@@ -384,7 +384,7 @@ def test_revoke_in_words_and_cards_then_confirmed(sqlite_app: Flask) -> None:
     assert "But Bo played the nine of spades later, in trick 2, so Bo held spades then." in box
     assert [a["aria-label"] for a in Page(box).find("span", role="img")] == ["eight of diamonds", "nine of spades"]
     assert "#MOUSEL-PLAY-2" in box and "#MOUSEL-POT-8" in box
-    html = press(client, table_id, html, "type", "confirm_revoke")
+    html = press(client, table_id, html, "type", "confirm")
     data = state(sqlite_app, table_id)
     row = data["settlements"][0]
     assert row["revokers"] == [1] and row["penalties"] == [0, 2] and data["phase"] == "between_deals"
@@ -396,7 +396,7 @@ def test_a_dismissed_revoke_settles_normally(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table_id = open_table(client, names=TWO)
     html = events(client, table_id, *REVOKE_DEAL)
-    press(client, table_id, html, "type", "dismiss_revoke")
+    press(client, table_id, html, "type", "dismiss")
     row = state(sqlite_app, table_id)["settlements"][0]
     assert row["revokers"] == [] and row["tricks"] == [2, 0] and row["penalties"] == [0, 2]
 

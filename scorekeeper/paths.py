@@ -1,0 +1,19 @@
+"""Where the app's files lie: in a checkout ``templates/`` and ``static/`` sit beside the package;
+an installed wheel carries them inside it (``setup.py`` copies them in at build time)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+def _shipped(name: str) -> Path:
+    inside = PACKAGE / name
+    return inside if inside.is_dir() else PACKAGE.parent / name
+
+
+TEMPLATES = _shipped("templates")
+STATIC = _shipped("static")
+TRANSLATIONS = PACKAGE / "translations"
+MIGRATIONS = PACKAGE / "migrations"

@@ -1,0 +1,174 @@
+"""What a deploy gets: ``make run`` serves under gunicorn, and ``pip install .`` (not editable) into
+a clean virtualenv serves a whole table — pages, static files, translations, migrations, rule books.
+
+The wheel is built from a copy of the sources without anything ``make`` generates (no ``.mo``,
+no hashed or compressed static files), as a fresh clone would be.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import venv
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = [pytest.mark.packaging, pytest.mark.xdist_group("packaging")]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def request(port: int, method: str, path: str, body: dict | None = None,
+            headers: dict[str, str] | None = None) -> tuple[int, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                 headers={"Content-Type": "application/json", **(headers or {})})
+    response = conn.getresponse()
+    text = response.read().decode("utf-8", "replace")
+    conn.close()
+    return response.status, text
+
+
+class Running:
+    """``<python> -m scorekeeper`` — what ``make run`` starts — on a free port, in its own folder."""
+
+    def __init__(self, python: Path, workdir: Path, **env: str) -> None:
+        self.port = free_port()
+        clean = {k: v for k, v in os.environ.items() if k not in {"PUBLIC_URL", "DATABASE_URL", "PYTHONPATH"}}
+        self.log = workdir / f"serve-{self.port}.log"
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [str(python), "-m", "scorekeeper", "--host", "127.0.0.1", "--port", str(self.port)],
+                cwd=workdir, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                env={**clean, "SECRET_KEY": "packaging", "WEB_THREADS": "8",
+                     "DATABASE_URL": f"sqlite:///{workdir / 'serve.sqlite'}", **env})
+
+    def wait_until_up(self) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server exited: {self.output()}")
+            try:
+                if request(self.port, "GET", "/healthz")[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise AssertionError(f"the server did not answer: {self.output()}")
+
+    def output(self) -> str:
+        return self.log.read_text("utf-8", "replace")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+
+
+@pytest.fixture
+def serving(tmp_path: Path) -> Iterator[list[Running]]:
+    started: list[Running] = []
+    yield started
+    for server in started:
+        server.stop()
+
+
+def plays_a_table(port: int) -> None:
+    """Pages, static files, the API, a move, a translated page, a rule book."""
+    status, created = request(port, "POST", "/api/v1/tables", {"game": "mulle", "players": ["Anna", "Bo"]})
+    assert status == 201, created
+    table = json.loads(created)
+    auth = {"Authorization": f"Bearer {table['write_token']}"}
+    status, body = request(port, "POST", f"/api/v1/tables/{table['id']}/events",
+                           {"type": "deal", "dealer": 1, "table": ["5D", "9C", "4H", "AS"]}, auth)
+    assert status == 201, body
+    status, page = request(port, "GET", "/")
+    assert status == 200 and "<html" in page
+
+    css = re.search(r'href="/static/(dist/app\.[0-9a-f]{12}\.css)"', page)  # hashed at build time
+    assert css, page[:500]
+    css = css.group(1)
+    assert request(port, "GET", "/static/" + css)[0] == 200
+    german = request(port, "GET", "/", headers={"Accept-Language": "de"})[1]
+    assert 'lang="de"' in german and german != page
+    status, sheet = request(port, "GET", urlsplit(table["join_url"]).path)
+    assert status in (200, 302), sheet[:300]
+    status, book = request(port, "GET", "/rules/mulle")
+    assert status == 200 and "MULLE-CAP-4" in book
+    status, swedish = request(port, "GET", "/rules/mulle?lang=sv")
+    assert status == 200 and "MULLE-CAP-4" in swedish and swedish != book
+
+
+def test_make_run_serves_under_gunicorn_with_the_banner(tmp_path: Path, serving: list[Running]) -> None:
+    server = Running(Path(sys.executable), tmp_path, PUBLIC_URL="http://192.0.2.10:5000")
+    serving.append(server)
+    server.wait_until_up()
+    plays_a_table(server.port)
+    text = server.output()
+    assert "scorekeeper is running. On a phone on the same Wi-Fi, open:" in text
+    assert "http://192.0.2.10:5000/" in text and "█" in text  # the address and its QR code
+    assert "Starting gunicorn" in text and "gthread" in text
+    assert "development server" not in text and "Do not use it in a production" not in text
+
+
+def _copy_sources(target: Path) -> Path:
+    """The repository as a fresh clone has it: nothing that ``make`` or a build generates."""
+    generated = shutil.ignore_patterns(".venv", ".git", "build", "instance", "*.egg-info", "__pycache__",
+                                       ".*_cache", ".hypothesis", "test-results", "node_modules",
+                                       "*.mo", "*.gz", "*.br", "dist")
+    shutil.copytree(ROOT, target, ignore=generated)
+    return target
+
+
+def test_the_wheel_installs_into_a_clean_venv_and_serves_a_table(tmp_path: Path, serving: list[Running]) -> None:
+    source = _copy_sources(tmp_path / "src")
+    assert not list(source.rglob("*.mo")) and not (source / "static" / "dist").exists()
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(source)],
+                   check=True, cwd=tmp_path)
+    (wheel,) = wheels.glob("scorekeeper-*.whl")
+
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True, symlinks=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-c", str(ROOT / "requirements.lock"),
+                    str(wheel)], check=True, cwd=tmp_path)
+
+    run = tmp_path / "run"  # away from the checkout, so only the installed package can be imported
+    run.mkdir()
+    where = subprocess.run([str(python), "-c", "import scorekeeper, importlib.util as u; print(scorekeeper.__file__); "
+                            "print(u.find_spec('psycopg') is None)"],
+                           cwd=run, check=True, capture_output=True, text=True).stdout.split()
+    assert where[0].startswith(str(env_dir)) and where[1] == "True"  # installed; no PostgreSQL driver
+
+    server = Running(python, run, PUBLIC_URL="http://192.0.2.10:5000")
+    serving.append(server)
+    server.wait_until_up()
+    plays_a_table(server.port)
+    assert "Starting gunicorn" in server.output()
+
+    # PostgreSQL without its extra: a clear message, not an ImportError deep inside SQLAlchemy.
+    refused = subprocess.run([str(python), "-m", "scorekeeper", "--no-migrate"], cwd=run, capture_output=True,
+                             text=True, timeout=60,
+                             env={**os.environ, "DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none"})
+    assert refused.returncode != 0
+    assert "pip install 'scorekeeper[postgres]'" in refused.stderr
