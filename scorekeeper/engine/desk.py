@@ -70,28 +70,28 @@ class Worked:
 def _int(body: Mapping[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
     value = body.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise MalformedEvent(f"{key!r} must be a whole number {low}…{high}, not {value!r}")
+        raise MalformedEvent(M("%(key)s must be a whole number %(low)s…%(high)s, not %(value)s", key=repr(key), low=low, high=high, value=repr(value)))
     return value
 
 
 def _flag(body: Mapping[str, Any], key: str) -> bool:
     value = body.get(key, False)
     if not isinstance(value, bool):
-        raise MalformedEvent(f"{key!r} must be true or false, not {value!r}")
+        raise MalformedEvent(M("%(key)s must be true or false, not %(value)s", key=repr(key), value=repr(value)))
     return value
 
 
 def _seats(body: Mapping[str, Any], key: str, n: int) -> tuple[int, ...]:
     raw = body.get(key, [])
     if not isinstance(raw, list) or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n for s in raw):
-        raise MalformedEvent(f"{key!r} must be a list of seat numbers 0…{n - 1}")
+        raise MalformedEvent(M("%(key)s must be a list of seat numbers 0…%(last)s", key=repr(key), last=n - 1))
     return tuple(sorted(set(raw)))
 
 
 def _options(body: Mapping[str, Any]) -> Mapping[str, Any]:
     options = body.get("options", {})
     if not isinstance(options, dict):
-        raise MalformedEvent("'options' must be an object")
+        raise MalformedEvent(M("'options' must be an object"))
     return options
 
 
@@ -106,10 +106,10 @@ def mousel_pot(body: Mapping[str, Any]) -> Worked:
     """
     raw = body.get("tricks")
     if not isinstance(raw, list) or not 2 <= len(raw) <= 7:
-        raise MalformedEvent("'tricks' must list each seat's tricks (null for a player who folded), 2…7 seats")
+        raise MalformedEvent(M("'tricks' must list each seat's tricks (null for a player who folded), 2…7 seats"))
     n = len(raw)
     if any(t is not None and (isinstance(t, bool) or not isinstance(t, int) or not 0 <= t <= n) for t in raw):
-        raise MalformedEvent(f"each entry of 'tricks' must be null or a number of tricks 0…{n}")
+        raise MalformedEvent(M("each entry of 'tricks' must be null or a number of tricks 0…%(n)s", n=n))
     pot = _int(body, "pot", 0, 1_000_000)
     taker = _int(body, "taker", 0, n - 1)
     revokers = _seats(body, "revokers", n)
@@ -166,15 +166,15 @@ def mulatschak_sheet(body: Mapping[str, Any]) -> Worked:
     "collapses": 0, "knocked": false, "breaker": s, "scores": [21, …], "options": {...}}``."""
     raw = body.get("tricks")
     if not isinstance(raw, list) or not 2 <= len(raw) <= 6:
-        raise MalformedEvent("'tricks' must list each seat's tricks (null for a player who stayed home), 2…6 seats")
+        raise MalformedEvent(M("'tricks' must list each seat's tricks (null for a player who stayed home), 2…6 seats"))
     n = len(raw)
     if any(t is not None and (isinstance(t, bool) or not isinstance(t, int) or not 0 <= t <= 5) for t in raw):
-        raise MalformedEvent("each entry of 'tricks' must be null (stayed home) or 0…5")
+        raise MalformedEvent(M("each entry of 'tricks' must be null (stayed home) or 0…5"))
     declarer = _int(body, "declarer", 0, n - 1)
     bid = _int(body, "bid", 1, 5)
     trump = body.get("trump")
     if not isinstance(trump, str) or trump.upper() not in ("H", "S", "L", "E"):
-        raise MalformedEvent("'trump' must be H, S, L or E")
+        raise MalformedEvent(M("'trump' must be H, S, L or E"))
     collapses = _int(body, "collapses", 0, 10, 0)
     knocked = _flag(body, "knocked")
     home = tuple(s for s in range(n) if raw[s] is None)
@@ -182,7 +182,7 @@ def mulatschak_sheet(body: Mapping[str, Any]) -> Worked:
     scores_raw = body.get("scores", [21] * n)
     if not isinstance(scores_raw, list) or len(scores_raw) != n or \
             any(isinstance(v, bool) or not isinstance(v, int) for v in scores_raw):
-        raise MalformedEvent(f"'scores' must list {n} whole numbers (the sheet before this deal)")
+        raise MalformedEvent(M("'scores' must list %(n)s whole numbers (the sheet before this deal)", n=n))
     options = _options(body)
     opts = MulOpts(muli_breaker=_flag(options, "muli_breaker"), stayhome_flat=_flag(options, "stayhome_flat"),
                    stayhome_free=_flag(options, "stayhome_free"), collapse_cap=_flag(options, "collapse_cap"))
@@ -200,7 +200,7 @@ def mulatschak_sheet(body: Mapping[str, Any]) -> Worked:
         if breaker is None:
             breaker = next(s for s in range(n) if s != declarer and tricks[s])
         if isinstance(breaker, bool) or not isinstance(breaker, int) or not 0 <= breaker < n or not tricks[breaker]:
-            raise MalformedEvent("'breaker' must be a seat that won a trick (the first trick the Muli lost)")
+            raise MalformedEvent(M("'breaker' must be a seat that won a trick (the first trick the Muli lost)"))
     counted = min(collapses, 1) if opts.collapse_cap else collapses
     causes = _causes(trump.upper(), counted, knocked)
     m = 1 << len(causes)
@@ -244,18 +244,18 @@ def muggins_placements(body: Mapping[str, Any]) -> Worked:
     card = parse_card(_text(body, "card"), "french")
     tops_raw = body.get("discards")
     if not isinstance(tops_raw, list) or not 3 <= len(tops_raw) <= 7:
-        raise MalformedEvent("'discards' must list each seat's discard top (null for none), 3…7 seats")
+        raise MalformedEvent(M("'discards' must list each seat's discard top (null for none), 3…7 seats"))
     n = len(tops_raw)
     mover = _int(body, "player", 0, n - 1, 0)
     piles_raw = body.get("muggins")
     if not isinstance(piles_raw, list) or not 1 <= len(piles_raw) <= 4:
-        raise MalformedEvent("'muggins' must list the 1…4 muggins pile tops")
+        raise MalformedEvent(M("'muggins' must list the 1…4 muggins pile tops"))
     muggins = [parse_card(_text({"c": c}, "c"), "french") for c in piles_raw]
     tops = [None if t is None else parse_card(_text({"c": t}, "c"), "french") for t in tops_raw]
     counts_raw = body.get("cards", [1] * n)
     if not isinstance(counts_raw, list) or len(counts_raw) != n or \
             any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts_raw):
-        raise MalformedEvent(f"'cards' must list {n} card counts (cards each player still holds)")
+        raise MalformedEvent(M("'cards' must list %(n)s card counts (cards each player still holds)", n=n))
     seen = [card, *muggins, *(t for t in tops if t is not None)]
     twice = [c for c, k in Counter(seen).items() if k > 1]
     if twice:
@@ -290,7 +290,7 @@ def muggins_placements(body: Mapping[str, Any]) -> Worked:
 def _text(body: Mapping[str, Any], key: str) -> str:
     value = body.get(key)
     if not isinstance(value, str):
-        raise MalformedEvent(f"{key!r} must be a card such as '7H', not {value!r}")
+        raise MalformedEvent(M("%(key)s must be a card such as '7H', not %(value)s", key=repr(key), value=repr(value)))
     return value
 
 
@@ -387,7 +387,7 @@ def capture_scheme(game: str, options: Mapping[str, Any]) -> tuple[ValueScheme, 
         return mulle_scheme(_flag(options, "strict_value")), False, False
     variant = options.get("variant", "standard")
     if variant not in ("standard", "misar", "drag"):
-        raise MalformedEvent(f"'variant' must be standard, misar or drag, not {variant!r}")
+        raise MalformedEvent(M("'variant' must be standard, misar or drag, not %(variant)s", variant=repr(variant)))
     if _flag(options, "fixed") and _flag(options, "handtable"):
         raise DeskError("KASINO-VAR-HANDTABLE", M("choose one value scheme: fixed or handtable, not both"))
     values = "fixed" if _flag(options, "fixed") else "handtable" if _flag(options, "handtable") else "standard"
@@ -400,7 +400,7 @@ def _card_list(body: Mapping[str, Any], key: str) -> list[Card]:
     if isinstance(raw, str):
         raw = raw.split()
     if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw) or len(raw) > 60:
-        raise MalformedEvent(f"{key!r} must be a list of cards such as [\"5D\", \"9S\"]")
+        raise MalformedEvent(M("%(key)s must be a list of cards such as [\"5D\", \"9S\"]", key=repr(key)))
     return [parse_card(c, "french") for c in raw]
 
 
@@ -411,7 +411,7 @@ def judge_capture(game: str, body: Mapping[str, Any]) -> CaptureVerdict:
     from scorekeeper.engine.capture import count_captures, explain_failure, legal_captures
 
     if game not in ("mulle", "kasino"):
-        raise MalformedEvent(f"{game!r} has no captures")
+        raise MalformedEvent(M("%(game)s has no captures", game=repr(game)))
     prefix = "MULLE" if game == "mulle" else "KASINO"
     scheme, misar, maxcount = capture_scheme(game, _options(body))
     table = _card_list(body, "table")

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from scorekeeper.cards import Card, Pack, parse_card
 from scorekeeper.engine.base import MalformedEvent, RuleViolation
-from scorekeeper.engine.messages import M, Msg
+from scorekeeper.engine.messages import M, Msg, Seat
 from scorekeeper.engine.mousel import ORDER_32, ORDER_52
 from scorekeeper.engine.mousel import SUITS as MOUSEL_SUITS
 from scorekeeper.engine.mulatschak import BREACH_RULES, ORDER, SUITS
@@ -68,7 +68,7 @@ class TrickGame:
 
     def parse(self, text: Any, where: str) -> Card:
         if not isinstance(text, str):
-            raise MalformedEvent(f"{where} must be a card such as {'OS' if self.pack == 'german' else '9S'}")
+            raise MalformedEvent(M("%(where)s must be a card such as %(example)s", where=where, example="OS" if self.pack == "german" else "9S"))
         return parse_card(text, self.pack)
 
 
@@ -88,13 +88,13 @@ def trick_game(game: str, options: Mapping[str, Any] | None = None) -> TrickGame
         return TrickGame("mulatschak", "german", SUITS, ORDER, duties, 6, "MULAT-PLAY-1", "MULAT-PLAY-7",
                          {str(k): v for k, v in BREACH_RULES.items()}, "MULAT-PLAY-6", "MULAT-PLAY-4", "MULAT-PLAY-3", "MULAT-COMP-1",
                          "MULAT-COMP-2", frozenset() if _flag(options, "pack36") else frozenset({"6"}))
-    raise MalformedEvent(f"{game!r} is not a trick game (mousel, mulatschak)")
+    raise MalformedEvent(M("%(game)s is not a trick game (mousel, mulatschak)", game=repr(game)))
 
 
 def _flag(options: Mapping[str, Any], key: str) -> bool:
     value = options.get(key, False)
     if not isinstance(value, bool):
-        raise MalformedEvent(f"option {key!r} must be true or false, not {value!r}")
+        raise MalformedEvent(M("option %(key)s must be true or false, not %(value)s", key=repr(key), value=repr(value)))
     return value
 
 
@@ -169,14 +169,14 @@ class TrickVerdict:
 
 def _plays(raw: Any, game: TrickGame, what: str) -> list[tuple[int, Card]]:
     if not isinstance(raw, list):
-        raise MalformedEvent(f"{what!r} must be a list of {{\"player\": n, \"card\": \"…\"}}")
+        raise MalformedEvent(M("%(what)s must be a list of {\"player\": n, \"card\": \"…\"}", what=repr(what)))
     out: list[tuple[int, Card]] = []
     for index, item in enumerate(raw):
         if not isinstance(item, dict):
-            raise MalformedEvent(f"{what}[{index}] must be an object {{\"player\": n, \"card\": \"…\"}}")
+            raise MalformedEvent(M("%(where)s must be an object {\"player\": n, \"card\": \"…\"}", where=f"{what}[{index}]"))
         player = item.get("player")
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.max_players:
-            raise MalformedEvent(f"{what}[{index}].player must be a seat number 0…{game.max_players - 1}")
+            raise MalformedEvent(M("%(where)s must be a seat number 0…%(last)s", where=f"{what}[{index}].player", last=game.max_players - 1))
         out.append((player, game.parse(item.get("card"), f"{what}[{index}].card")))
     return out
 
@@ -186,14 +186,14 @@ def parse_position(game: TrickGame, body: Mapping[str, Any]) -> tuple[str | None
     """``(trump, trick, later)`` from the desk's JSON, checked for shape and for possibility."""
     trump = body.get("trump")
     if trump is not None and (not isinstance(trump, str) or trump.upper() not in game.suits):
-        raise MalformedEvent(f"'trump' must be one of {', '.join(game.suits)} (or null), not {trump!r}")
+        raise MalformedEvent(M("'trump' must be one of %(suits)s (or null), not %(value)s", suits=", ".join(game.suits), value=repr(trump)))
     trump = trump.upper() if isinstance(trump, str) else None
     if game.id == "mulatschak" and trump is None:
-        raise MalformedEvent("a Mulatschak deal always has a trump suit: send 'trump'")
+        raise MalformedEvent(M("a Mulatschak deal always has a trump suit: send 'trump'"))
     trick = _plays(body.get("trick"), game, "trick")
     later = _plays(body.get("later", []), game, "later")
     if not trick:
-        raise MalformedEvent("'trick' needs at least the card led")
+        raise MalformedEvent(M("'trick' needs at least the card led"))
     seats = [p for p, _ in trick]
     if len(set(seats)) != len(seats):
         raise DeskError(game.lead_rule, M("each player plays one card to a trick; a seat appears twice in the trick"))
@@ -210,7 +210,7 @@ def parse_position(game: TrickGame, body: Mapping[str, Any]) -> tuple[str | None
                             card=str(card))
     strangers = sorted({p for p, _ in later} - set(seats))
     if strangers:
-        raise MalformedEvent(f"'later' names player {strangers[0]}, who has no card in the trick")
+        raise MalformedEvent(M("'later' names %(seat)s, who has no card in the trick", seat=Seat(strangers[0])))
     return trump, trick, later
 
 
@@ -269,7 +269,7 @@ def judge_trick_json(game_id: str, body: Mapping[str, Any]) -> TrickVerdict:
     """The API's entry: parse ``body`` (trump, trick, later, options) and judge."""
     options = body.get("options", {})
     if not isinstance(options, dict):
-        raise MalformedEvent("'options' must be an object")
+        raise MalformedEvent(M("'options' must be an object"))
     game = trick_game(game_id, options)
     trump, trick, later = parse_position(game, body)
     return judge_trick(game, trump, trick, later)
