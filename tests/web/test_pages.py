@@ -313,3 +313,10 @@ def test_undo_names_the_move_asks_once_and_other_phones_hear_who_undid(app, clie
     other.get(f"/t/{table_id}/k/{write}")
     heard = other.get(f"/t/{table_id}/sheet", headers=HX).get_data(as_text=True)
     assert "Anna undid: +7 → side 1" in heard.split('hx-swap-oob="innerHTML:#last-move"')[1]
+
+
+def test_the_home_page_lists_this_phones_tables_beside_the_seat_question(client) -> None:
+    table_id = open_table(client, players=("Anna", "Bo"))
+    home = client.get("/").get_data(as_text=True)
+    assert 'id="my-seat"' in home
+    assert f'href="/t/{table_id}">Scorepad · Anna, Bo</a>' in home   # not shadowed by the form's seat
