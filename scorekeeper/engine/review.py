@@ -110,7 +110,7 @@ def review_deals(game: str, players: Sequence[str], options: Mapping[str, Any], 
     if game not in GAMES or mode != "adjudicate":
         return []
     rules = RULES[game]
-    state = rules.new(players, options, mode)
+    state = rules.new(players, options, "adjudicate")
     steps: list[_Step] = []
     for seq, event in events:
         after = rules.apply(state, event)
