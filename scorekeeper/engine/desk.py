@@ -29,7 +29,8 @@ from scorekeeper.engine.messages import M
 from scorekeeper.engine.mousel import split_pot
 from scorekeeper.engine.muggins import Hand, MugginsOptions, Place, correct_places, fits
 from scorekeeper.engine.mulatschak import Opts as MulOpts
-from scorekeeper.engine.mulatschak import _causes, deal_changes
+from scorekeeper.engine.mulatschak import deal_changes
+from scorekeeper.engine.mulatschak.state import _causes
 
 __all__ = [
     "CaptureVerdict", "Line", "MisarVerdict", "PlacementVerdict", "Worked", "capture_scheme", "judge_capture",

@@ -77,6 +77,7 @@ def test_card_readers() -> None:
 def test_seat_list_field() -> None:
     assert seat_list_field({"folded": [2, 0]}, "folded", 3) == (0, 2)
     assert seat_list_field({}, "folded", 3) == ()
+    assert seat_list_field({"home": [1, 0, 1]}, "home", 3, repeats=True) == (0, 1)
     for bad, words in (([0, 0], "twice"), ([3], "outside"), ("0", "list of seat")):
         with pytest.raises(MalformedEvent, match=words):
             seat_list_field({"folded": bad}, "folded", 3)

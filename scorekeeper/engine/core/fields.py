@@ -95,13 +95,16 @@ def cards_field(event: Mapping[str, Any], key: str, pack: Pack = "french") -> li
     return parse_cards(raw, pack)
 
 
-def seat_list_field(event: Mapping[str, Any], key: str, count: int) -> tuple[int, ...]:
-    """Distinct seat numbers, sorted; missing means none."""
+def seat_list_field(event: Mapping[str, Any], key: str, count: int, *, repeats: bool = False) -> tuple[int, ...]:
+    """Distinct seat numbers, sorted; missing means none. ``repeats``: a seat named twice counts
+    once (a game whose sheet always read it so) instead of being refused."""
     value = event.get(key, [])
     if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
         raise MalformedEvent(M("%(key)s must be a list of seat numbers", key=repr(key)), event)
     if any(not 0 <= v < count for v in value):
         raise MalformedEvent(M("%(key)s names a seat outside 0..%(value)s", key=repr(key), value=count - 1), event)
     if len(set(value)) != len(value):
-        raise MalformedEvent(M("%(key)s names a seat twice", key=repr(key)), event)
+        if not repeats:
+            raise MalformedEvent(M("%(key)s names a seat twice", key=repr(key)), event)
+        value = list(set(value))
     return tuple(sorted(value))
