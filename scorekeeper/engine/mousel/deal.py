@@ -29,7 +29,6 @@ from scorekeeper.engine.mousel.state import (
 )
 from scorekeeper.engine.tricks.ledger import POT, Book, Entry
 
-# --- Handlers: between deals -----------------------------------------------------------------
 
 def _no_deal(state: MouselState, what: Msg) -> None:
     if state.deal is not None:

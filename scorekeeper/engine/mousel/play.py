@@ -18,7 +18,6 @@ from scorekeeper.engine.mousel.scoring import _settle
 from scorekeeper.engine.mousel.state import Deal, MouselState, Play, Trick, _card, _with
 from scorekeeper.engine.tricks import audit_revokes, trick_winner
 
-# --- Handlers: tricks -------------------------------------------------------------------------
 
 def _on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))

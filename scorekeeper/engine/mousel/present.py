@@ -15,7 +15,6 @@ from scorekeeper.engine.messages import M, Msg
 from scorekeeper.engine.mousel.deal import _last_card
 from scorekeeper.engine.mousel.state import Deal, MouselState, _next_seated, _per_trick
 
-# --- Views ------------------------------------------------------------------------------------
 
 def _leaders(state: MouselState) -> int | list[int] | None:
     balances = state.balances

@@ -36,7 +36,6 @@ from scorekeeper.engine.mousel.tally import _on_deal_result
 from scorekeeper.engine.tricks.ledger import Book
 from scorekeeper.engine.vocabulary import ALIASES, canonical
 
-# --- The rules --------------------------------------------------------------------------------
 
 class Mousel(BaseRules):
     id: ClassVar[str] = "mousel"

@@ -23,7 +23,6 @@ from scorekeeper.engine.mousel.state import (
 )
 from scorekeeper.engine.tricks.ledger import POT, Book, Entry, settle_up
 
-# --- Settlement (shared by both modes) --------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class _Split:

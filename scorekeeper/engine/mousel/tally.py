@@ -17,7 +17,6 @@ from scorekeeper.engine.mousel.deal import _antes, _start
 from scorekeeper.engine.mousel.scoring import _settle_tricks, _void
 from scorekeeper.engine.mousel.state import Deal, MouselState, _seat_ring, _with
 
-# --- Tally mode -------------------------------------------------------------------------------
 
 def _on_deal_result(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     count = len(state.players)

@@ -46,7 +46,6 @@ from scorekeeper.engine.mulatschak.state import (
     _fresh_deal,
 )
 
-# -- dealer ----------------------------------------------------------------------------------
 
 def _dealer(state: MulState, event: Mapping[str, Any]) -> MulState:
     player = player_field(event, state.n)

@@ -37,7 +37,6 @@ from scorekeeper.engine.mulatschak.state import (
     _deal,
 )
 
-# -- exchange --------------------------------------------------------------------------------
 
 def _start_exchange(state: MulState, deal: Deal) -> Deal:
     if deal.muli:   # MULAT-EXCH-1

@@ -31,7 +31,6 @@ from scorekeeper.engine.tricks import (
     trick_winner,
 )
 
-# -- play ------------------------------------------------------------------------------------
 
 def _play(state: MulState, event: Mapping[str, Any]) -> MulState:
     deal = _deal(state)

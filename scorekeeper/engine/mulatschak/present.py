@@ -27,8 +27,6 @@ from scorekeeper.engine.tricks import (
     legal_cards,
 )
 
-# --- screens ---------------------------------------------------------------------------------
-
 
 def _deal_json(state: MulState, deal: Deal) -> JSON:
     n = state.n

@@ -44,8 +44,6 @@ from scorekeeper.engine.mulatschak.state import (
 )
 from scorekeeper.engine.mulatschak.tally import _deal_result
 
-# --- the rules -------------------------------------------------------------------------------
-
 
 class Mulatschak(BaseRules):
     id: ClassVar[str] = "mulatschak"

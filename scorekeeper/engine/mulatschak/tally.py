@@ -28,7 +28,6 @@ from scorekeeper.engine.mulatschak.state import (
     _fresh_deal,
 )
 
-# -- tally -----------------------------------------------------------------------------------
 
 def _deal_result(state: MulState, event: Mapping[str, Any]) -> MulState:
     n = state.n
