@@ -59,7 +59,7 @@ def _antes(state: MouselState, number: int, ring: Sequence[int]) -> Book:
     return state.book.post(Entry(number, "ante", seat, POT, 1, "MOUSEL-DEAL-1", "ante") for seat in ring)
 
 
-def _on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     _no_deal(state, M("a new deal starts"))
     dealer, last = _start(state, event)
     ring = _seat_ring(state.status, dealer)
@@ -73,7 +73,7 @@ def _on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
                  last_announced=state.last_announced or last, scored=scored)
 
 
-def _on_leave(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_leave(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
     _no_deal(state, M("a player leaves"))
     if state.status[player] != "in":
@@ -87,7 +87,7 @@ def _on_leave(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     return _with(state, status=status, next_dealer=next_dealer, scored=())
 
 
-def _on_end(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_end(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     _no_deal(state, M("the session stops"))
     return _finish(state, state.deals)
 
@@ -102,7 +102,7 @@ def _need_deal(state: MouselState, phases: tuple[str, ...], rule: str, what: Msg
     return deal
 
 
-def _on_look(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_look(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
     deal = _need_deal(state, ("turn_up", "offer"), "MOUSEL-TRUMP-1", M("looking at the hand"))
     if player != deal.dealer:
@@ -114,7 +114,7 @@ def _on_look(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     return _with_deal(state, evolve(deal, looked=True, looked_by_event=True, blind=False))
 
 
-def _on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     deal = state.deal
     if deal is not None and deal.phase == "offer":
         raise RuleViolation("MOUSEL-TRUMP-5", M("%(turned)s is still on offer; a new card is turned only when everyone has refused it", turned=deal.turned))
@@ -130,7 +130,7 @@ def _on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     return _with_deal(state, new)
 
 
-def _on_take(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_take(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
     deal = _need_deal(state, ("offer",), "MOUSEL-TRUMP-1", M("taking the turned card"))
     _check_offer_turn(state, deal, player, taking=True)
@@ -173,7 +173,7 @@ def _last_card(state: MouselState, deal: Deal) -> bool:
     return state.opts.dealer_must_take and deal.stock == 0
 
 
-def _on_refuse(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_refuse(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
     deal = _need_deal(state, ("offer",), "MOUSEL-TRUMP-1", M("refusing the turned card"))
     _check_offer_turn(state, deal, player, taking=False)
@@ -225,7 +225,7 @@ def _check_decision_turn(state: MouselState, deal: Deal, player: int) -> None:
                         to_act=expected)
 
 
-def _on_exchange(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_exchange(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
     count = int_field(event, "count", minimum=0)
     deal = _need_deal(state, ("exchange",), "MOUSEL-EXCH-1", M("exchanging cards"))
@@ -261,7 +261,7 @@ def _taker_threw(state: MouselState, deal: Deal) -> bool:
     return any(seat == deal.taker and count for seat, count in deal.decisions)
 
 
-def _on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
     deal = _need_deal(state, ("exchange",), "MOUSEL-EXCH-1", M("folding"))
     _check_decision_turn(state, deal, player)
@@ -284,7 +284,7 @@ def _after_decision(deal: Deal) -> Deal:
     return evolve(deal, phase="discard")
 
 
-def _on_discard(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_discard(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
     deal = _need_deal(state, ("discard",), "MOUSEL-EXCH-6", M("the taker's extra discard"))
     if player != deal.taker:

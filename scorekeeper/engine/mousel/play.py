@@ -19,7 +19,7 @@ from scorekeeper.engine.mousel.state import Deal, MouselState, Play, Trick, _car
 from scorekeeper.engine.tricks import audit_revokes, trick_winner
 
 
-def _on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
     deal, play = state.deal, state.play
     if deal is not None and deal.phase == "review":
@@ -110,7 +110,7 @@ def _check_trumpcard_kept(state: MouselState, deal: Deal, play: Play, card: Card
     return evolve(play, proposals=play.proposals + (proposal,))
 
 
-def _on_verdict(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_verdict(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     ident = int_field(event, "proposal", minimum=1)
     deal, play = state.deal, state.play
     if deal is None or play is None or deal.phase not in ("play", "review"):

@@ -18,21 +18,21 @@ from scorekeeper.engine.core import (
 )
 from scorekeeper.engine.messages import M
 from scorekeeper.engine.mousel.deal import (
-    _on_deal,
-    _on_discard,
-    _on_end,
-    _on_exchange,
-    _on_fold,
-    _on_leave,
-    _on_look,
-    _on_refuse,
-    _on_take,
-    _on_turn_up,
+    on_deal,
+    on_discard,
+    on_end,
+    on_exchange,
+    on_fold,
+    on_leave,
+    on_look,
+    on_refuse,
+    on_take,
+    on_turn_up,
 )
-from scorekeeper.engine.mousel.play import _on_play, _on_verdict
+from scorekeeper.engine.mousel.play import on_play, on_verdict
 from scorekeeper.engine.mousel.present import _describe, _hints, _leaders, _to_json
 from scorekeeper.engine.mousel.state import MouselState, Opts, Session, Status
-from scorekeeper.engine.mousel.tally import _on_deal_result
+from scorekeeper.engine.mousel.tally import on_deal_result
 from scorekeeper.engine.tricks.ledger import Book
 from scorekeeper.engine.vocabulary import ALIASES, canonical
 
@@ -111,8 +111,8 @@ class Mousel(BaseRules):
 
 
 DISPATCH = Dispatch[MouselState]("Mousel", {
-    "deal": _on_deal, "look": _on_look, "turn_up": _on_turn_up, "take": _on_take, "refuse": _on_refuse,
-    "exchange": _on_exchange, "fold": _on_fold, "discard": _on_discard, "play": _on_play,
-    "confirm": _on_verdict, "dismiss": _on_verdict, "leave": _on_leave,
-    "end_session": _on_end,
-}, {"deal_result": _on_deal_result, "leave": _on_leave, "end_session": _on_end}, aliases=ALIASES["mousel"])
+    "deal": on_deal, "look": on_look, "turn_up": on_turn_up, "take": on_take, "refuse": on_refuse,
+    "exchange": on_exchange, "fold": on_fold, "discard": on_discard, "play": on_play,
+    "confirm": on_verdict, "dismiss": on_verdict, "leave": on_leave,
+    "end_session": on_end,
+}, {"deal_result": on_deal_result, "leave": on_leave, "end_session": on_end}, aliases=ALIASES["mousel"])

@@ -18,7 +18,7 @@ from scorekeeper.engine.mousel.scoring import _settle_tricks, _void
 from scorekeeper.engine.mousel.state import Deal, MouselState, _seat_ring, _with
 
 
-def _on_deal_result(state: MouselState, event: Mapping[str, Any]) -> MouselState:
+def on_deal_result(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     count = len(state.players)
     dealer, last = _start(state, event)
     ring = _seat_ring(state.status, dealer)

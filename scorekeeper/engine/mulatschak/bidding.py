@@ -47,7 +47,7 @@ from scorekeeper.engine.mulatschak.state import (
 )
 
 
-def _dealer(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_dealer(state: MulState, event: Mapping[str, Any]) -> MulState:
     player = player_field(event, state.n)
     untouched = state.deal is None or (state.deal.number == 1 and state.deal.phase == "cut"
                                         and state.deal.collapses == 0)
@@ -59,7 +59,7 @@ def _dealer(state: MulState, event: Mapping[str, Any]) -> MulState:
 
 # -- cut / knock -----------------------------------------------------------------------------
 
-def _cut(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_cut(state: MulState, event: Mapping[str, Any]) -> MulState:
     deal = _deal(state)
     player = player_field(event, state.n)
     knock = event.get("type") == "knock"
@@ -84,7 +84,7 @@ def _implied_cut(state: MulState) -> Deal:
 
 # -- hand entry ------------------------------------------------------------------------------
 
-def _hand(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_hand(state: MulState, event: Mapping[str, Any]) -> MulState:
     deal = _implied_cut(state)
     player = player_field(event, state.n)
     cards = _cards(event, "cards", state.opts)
@@ -116,7 +116,7 @@ def _hand(state: MulState, event: Mapping[str, Any]) -> MulState:
 
 # -- collapse --------------------------------------------------------------------------------
 
-def _collapse(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_collapse(state: MulState, event: Mapping[str, Any]) -> MulState:
     deal = _implied_cut(state)
     player = player_field(event, state.n)
     cards = _cards(event, "cards", state.opts)
@@ -161,11 +161,11 @@ def _check_turn(deal: Deal, player: int) -> None:
     raise RuleViolation("MULAT-BID-2", M("it is %(to_act)s's turn to bid, not %(player)s's", to_act=Seat(deal.to_act), player=Seat(player)),
                         to_act=deal.to_act)
 
-def _bid(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_bid(state: MulState, event: Mapping[str, Any]) -> MulState:
     player = player_field(event, state.n)
     tricks = int_field(event, "tricks")
     if tricks == 0:
-        return _pass(state, event)
+        return on_pass(state, event)
     if not 1 <= tricks <= 5:
         raise RuleViolation("MULAT-BID-1", M("a bid is 1 to 5 tricks (0 to pass), not %(tricks)s", tricks=tricks))
     deal = _bidding_deal(state, player)
@@ -189,7 +189,7 @@ def _bid(state: MulState, event: Mapping[str, Any]) -> MulState:
         return evolve(state, deal=evolve(new, to_act=deal.dealer), scored=())
     return evolve(state, deal=evolve(new, to_act=(player + 1) % state.n), scored=())
 
-def _pass(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_pass(state: MulState, event: Mapping[str, Any]) -> MulState:
     player = player_field(event, state.n)
     deal = _bidding_deal(state, player)
     _check_turn(deal, player)
@@ -217,7 +217,7 @@ def _all_passed(state: MulState, deal: Deal) -> MulState:
                        proposals=(), scored=(Scored(deal.dealer, 0, "thrown in", "MULAT-OPT-ALLPASS-REDEAL"),))
     return _to_trump(state, deal, deal.dealer, 1, forced=True)
 
-def _hold(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_hold(state: MulState, event: Mapping[str, Any]) -> MulState:
     player = player_field(event, state.n)
     deal = _bidding_deal(state, player)
     if player != deal.dealer:
@@ -234,7 +234,7 @@ def _hold(state: MulState, event: Mapping[str, Any]) -> MulState:
         return _to_trump(state, new, player, 5)
     return evolve(state, deal=new, scored=())
 
-def _muli(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_muli(state: MulState, event: Mapping[str, Any]) -> MulState:
     player = player_field(event, state.n)
     others = event.get("together_with", [])
     if not isinstance(others, list) or any(isinstance(o, bool) or not isinstance(o, int) for o in others):
@@ -262,7 +262,7 @@ def _to_trump(state: MulState, deal: Deal, declarer: int, contract: int,
 
 # -- trump -----------------------------------------------------------------------------------
 
-def _trump(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_trump(state: MulState, event: Mapping[str, Any]) -> MulState:
     deal = _deal(state)
     player = player_field(event, state.n)
     if deal.phase != "trump":
@@ -319,7 +319,7 @@ def _after_trump(state: MulState, deal: Deal) -> MulState:
 
 # -- play along or stay home -----------------------------------------------------------------
 
-def _stay(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_stay(state: MulState, event: Mapping[str, Any]) -> MulState:
     deal = _deal(state)
     player = player_field(event, state.n)
     home = event.get("type") == "stay_home"

@@ -79,7 +79,7 @@ def _exchange_turn(state: MulState, event: Mapping[str, Any], serving: bool = Fa
         raise RuleViolation("MULAT-EXCH-2", M("it is %(to_act)s's turn to exchange", to_act=Seat(deal.to_act)), to_act=deal.to_act)
     return deal, player
 
-def _exchange(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_exchange(state: MulState, event: Mapping[str, Any]) -> MulState:
     deal, player = _exchange_turn(state, event)
     if not deal.exch_queue:
         raise RuleViolation("MULAT-EXCH-5", M("%(player)s is to be dealt the Bridge cards now (event 'bridge_cards')", player=Seat(player)))
@@ -152,7 +152,7 @@ def _sau_or_seven(state: MulState, deal: Deal, player: int, kind: str) -> Deal:
     new = evolve(new, discards=new.discards + extra).with_owner(keep, player)
     return evolve(new, exchanges=new.exchanges + (Exchange(player, kind, 4, draw, (keep,)),))
 
-def _bridge_cards(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_bridge_cards(state: MulState, event: Mapping[str, Any]) -> MulState:
     deal, player = _exchange_turn(state, event, serving=True)
     if deal.exch_queue or not deal.bridge_queue or deal.bridge_queue[0] != player:
         raise RuleViolation("MULAT-EXCH-2", M("Bridge cards are dealt after every other exchange, clockwise from the declarer"))

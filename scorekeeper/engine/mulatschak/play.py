@@ -32,7 +32,7 @@ from scorekeeper.engine.tricks import (
 )
 
 
-def _play(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_play(state: MulState, event: Mapping[str, Any]) -> MulState:
     deal = _deal(state)
     player = player_field(event, state.n)
     card = _card(event, "card", state.opts)
@@ -84,7 +84,7 @@ def _end_of_play(state: MulState) -> MulState:
 
 # -- proposals -------------------------------------------------------------------------------
 
-def _resolve(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_resolve(state: MulState, event: Mapping[str, Any]) -> MulState:
     ident = int_field(event, "proposal")
     confirm = event.get("type") == "confirm"
     match = [p for p in state.proposals if p.id == ident and p.status == "pending"]
@@ -102,7 +102,7 @@ def _resolve(state: MulState, event: Mapping[str, Any]) -> MulState:
 def _refresh_proposals(state: MulState, deal: Deal, played_by: int | None = None) -> MulState:
     """Re-run the retroactive audit; each newly proven (player, trick) becomes a pending proposal.
 
-    ``played_by``: the seat whose card (accepted by ``_play``) is the only change since the
+    ``played_by``: the seat whose card (accepted by ``on_play``) is the only change since the
     previous refresh. Every revoke the cards proved before it is among the proposals already
     (a refresh follows every play and every entered hand, and proposals last until the deal is
     booked), and the new card changes only this seat's partial hands (rules README §4): not

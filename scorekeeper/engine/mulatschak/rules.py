@@ -19,19 +19,19 @@ from scorekeeper.engine.core import (
     evolve,
 )
 from scorekeeper.engine.mulatschak.bidding import (
-    _bid,
-    _collapse,
-    _cut,
-    _dealer,
-    _hand,
-    _hold,
-    _muli,
-    _pass,
-    _stay,
-    _trump,
+    on_bid,
+    on_collapse,
+    on_cut,
+    on_dealer,
+    on_hand,
+    on_hold,
+    on_muli,
+    on_pass,
+    on_stay,
+    on_trump,
 )
-from scorekeeper.engine.mulatschak.exchange import _bridge_cards, _exchange
-from scorekeeper.engine.mulatschak.play import _play, _resolve
+from scorekeeper.engine.mulatschak.exchange import on_bridge_cards, on_exchange
+from scorekeeper.engine.mulatschak.play import on_play, on_resolve
 from scorekeeper.engine.mulatschak.present import _deal_json, _describe, _hints
 from scorekeeper.engine.mulatschak.state import (
     BID_LIMIT,
@@ -42,7 +42,7 @@ from scorekeeper.engine.mulatschak.state import (
     Opts,
     _fresh_deal,
 )
-from scorekeeper.engine.mulatschak.tally import _deal_result
+from scorekeeper.engine.mulatschak.tally import on_deal_result
 
 
 class Mulatschak(BaseRules):
@@ -132,24 +132,24 @@ class Mulatschak(BaseRules):
 
 
 DISPATCH = Dispatch[MulState]("Mulatschak", {
-    "dealer": _dealer,
-    "cut": _cut,
-    "knock": _cut,
-    "hand": _hand,
-    "collapse": _collapse,
-    "muli": _muli,
-    "bid": _bid,
-    "pass": _pass,
-    "hold": _hold,
-    "trump": _trump,
-    "join": _stay,
-    "stay_home": _stay,
-    "exchange": _exchange,
-    "bridge_cards": _bridge_cards,
-    "play": _play,
-    "confirm": _resolve,
-    "dismiss": _resolve,
+    "dealer": on_dealer,
+    "cut": on_cut,
+    "knock": on_cut,
+    "hand": on_hand,
+    "collapse": on_collapse,
+    "muli": on_muli,
+    "bid": on_bid,
+    "pass": on_pass,
+    "hold": on_hold,
+    "trump": on_trump,
+    "join": on_stay,
+    "stay_home": on_stay,
+    "exchange": on_exchange,
+    "bridge_cards": on_bridge_cards,
+    "play": on_play,
+    "confirm": on_resolve,
+    "dismiss": on_resolve,
 }, {
-    "dealer": _dealer,
-    "deal_result": _deal_result,
+    "dealer": on_dealer,
+    "deal_result": on_deal_result,
 })

@@ -29,7 +29,7 @@ from scorekeeper.engine.mulatschak.state import (
 )
 
 
-def _deal_result(state: MulState, event: Mapping[str, Any]) -> MulState:
+def on_deal_result(state: MulState, event: Mapping[str, Any]) -> MulState:
     n = state.n
     dealer = state.dealer
     number = len(state.sheet) + 1
