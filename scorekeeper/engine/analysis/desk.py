@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper.cards import Card, parse_card
+from scorekeeper.engine.analysis.desk_tricks import DeskError
 from scorekeeper.engine.base import MalformedEvent
 from scorekeeper.engine.capture import (
     Grouping,
@@ -24,7 +25,6 @@ from scorekeeper.engine.capture import (
     find_grouping,
     maximal_captures,
 )
-from scorekeeper.engine.desk_tricks import DeskError
 from scorekeeper.engine.messages import M
 from scorekeeper.engine.mousel import split_pot
 from scorekeeper.engine.muggins import Hand, MugginsOptions, Place, correct_places, fits
