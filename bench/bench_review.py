@@ -1,4 +1,4 @@
-"""Time the post-deal review (``scorekeeper.engine.review``) and print the figures. Asserts nothing.
+"""Time the post-deal review (``scorekeeper.engine.analysis.review``) and print the figures. Asserts nothing.
 
 Targets (issue 15): the review of one whole 104-card Mulle deal ≤ 100 ms; the review of a
 20-deal Mulatschak session is measured too: one deal of it (the API's call, which replays the
@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_mulatschak import whole_game  # noqa: E402
-from scorekeeper.engine.review import review, review_deals  # noqa: E402
+from scorekeeper.engine.analysis.review import review, review_deals  # noqa: E402
 from tests.engine.test_mulle_playout import random_game  # noqa: E402
 
 MULLE_TARGET_MS = 100.0

@@ -15,7 +15,9 @@ PREFIX = {"scorepad": "SCOREPAD", "mulle": "MULLE", "kasino": "KASINO", "mulatsc
 
 @pytest.mark.parametrize("game", sorted(PREFIX))
 def test_every_raised_rule_id_has_a_test(game: str) -> None:
-    source = (ROOT / "scorekeeper" / "engine" / f"{game}.py").read_text(encoding="utf-8")
+    engine = ROOT / "scorekeeper" / "engine"
+    paths = [engine / f"{game}.py"] if (engine / f"{game}.py").exists() else sorted((engine / game).rglob("*.py"))
+    source = "".join(path.read_text(encoding="utf-8") for path in paths)
     raised = set(re.findall(rf'(?:RuleViolation|SetupError)\(\s*"({PREFIX[game]}-[A-Z]+-[A-Z0-9-]*[A-Z0-9])"', source))
     assert raised, f"no rule ids found in {game}.py"
     tests = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests" / "engine").glob(f"test_{game}*.py"))

@@ -1,271 +1,31 @@
-"""What every game shares: the Rules protocol, errors that carry a rule id, options and sides.
-
-A game is a module with one class implementing :class:`Rules`. A table's state is
-``replay(events)``: a fold of ``apply`` over its effective events. ``apply`` never mutates
-the state it is given, so a refused event leaves the cached state exactly as it was.
-"""
+"""The names games and the web have always imported from here; they live in :mod:`.core`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
-
-from scorekeeper.cards import NotationError
-from scorekeeper.engine.messages import M
-
-Mode = Literal["adjudicate", "tally"]
-MODES: tuple[Mode, ...] = ("adjudicate", "tally")
-Event = dict[str, Any]
-JSON = dict[str, Any]
+from scorekeeper.engine.core import (
+    JSON,
+    MODES,
+    BaseRules,
+    Event,
+    GameState,
+    MalformedEvent,
+    Mode,
+    NotationError,
+    OptionSpec,
+    Outcome,
+    Rules,
+    RuleViolation,
+    Scored,
+    SetupError,
+    Sides,
+    common_json,
+    evolve,
+    int_field,
+    str_field,
+)
 
 __all__ = [
-    "JSON", "MODES", "BaseRules", "Event", "MalformedEvent", "Mode", "NotationError",
-    "OptionSpec", "Outcome", "RuleViolation", "Rules", "Scored", "SetupError",
+    "JSON", "MODES", "BaseRules", "Event", "GameState", "MalformedEvent", "Mode", "NotationError",
+    "OptionSpec", "Outcome", "RuleViolation", "Rules", "Scored", "SetupError", "Sides",
     "common_json", "evolve", "int_field", "str_field",
 ]
-
-
-class RuleViolation(Exception):
-    """An illegal move. ``rule`` is the id from ``rules/*.md``; ``facts`` feed the "why" view."""
-
-    def __init__(self, rule: str | None, message: str, **facts: Any) -> None:
-        super().__init__(f"{rule}: {message}" if rule else message)
-        self.rule = rule
-        self.message = message
-        self.facts = facts
-
-
-class SetupError(RuleViolation):
-    """A table that cannot be opened: player count or option not supported (HTTP 422)."""
-
-
-class MalformedEvent(ValueError):
-    """An event whose shape is wrong (missing field, wrong type): HTTP 400, not a rules matter."""
-
-    def __init__(self, message: str, event: Any = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.event = event
-
-
-@dataclass(frozen=True, slots=True)
-class Scored:
-    """One scoring fact produced by an event: "Mulle! +3" is ``Scored(side, 3, "mulle", "MULLE-SCORE-2")``."""
-
-    side: int
-    points: int
-    what: str
-    rule: str | None = None
-    detail: str = ""
-
-    def to_json(self) -> JSON:
-        return {"side": self.side, "points": self.points, "what": self.what, "rule": self.rule,
-                "detail": self.detail}
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    winner: int | list[int] | None
-    reason: str
-    rule: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class OptionSpec:
-    """One house rule. ``key`` is the option key of ``rules/*.md`` in API form (``strict_value``)."""
-
-    key: str
-    default: Any
-    rule: str | None
-    label: str
-    kind: Literal["bool", "int", "choice"] = "bool"
-    choices: tuple[Any, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-
-    def coerce(self, value: Any) -> Any:
-        if self.kind == "bool":
-            if isinstance(value, bool):
-                return value
-            raise SetupError(self.rule, M("option %(key)s must be true or false, not %(value)s",
-                                          key=repr(self.key), value=repr(value)))
-        if self.kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise SetupError(self.rule, M("option %(key)s must be a whole number, not %(value)s",
-                                              key=repr(self.key), value=repr(value)))
-            if self.minimum is not None and value < self.minimum:
-                raise SetupError(self.rule, M("option %(key)s must be at least %(minimum)s", key=repr(self.key),
-                                              minimum=self.minimum))
-            if self.maximum is not None and value > self.maximum:
-                raise SetupError(self.rule, M("option %(key)s must be at most %(maximum)s", key=repr(self.key),
-                                              maximum=self.maximum))
-            return value
-        if value not in self.choices:
-            allowed = ", ".join(repr(c) for c in self.choices)
-            raise SetupError(self.rule, M("option %(key)s must be one of %(allowed)s, not %(value)s",
-                                          key=repr(self.key), allowed=allowed, value=repr(value)))
-        return value
-
-
-class GameState(Protocol):
-    """What the platform reads off any game's state."""
-
-    scored: tuple[Scored, ...]  # the facts scored by the event that produced this state
-
-
-S = TypeVar("S")
-D = TypeVar("D")
-
-
-_SLOTS: dict[type, tuple[str, ...]] = {}
-_set = object.__setattr__
-
-
-def evolve(obj: D, **changes: Any) -> D:
-    """``dataclasses.replace`` for frozen slotted dataclasses without ``__post_init__``, at half
-    the cost: ``__init__`` is not re-run (a replay copies states thousands of times)."""
-    cls = type(obj)
-    names = _SLOTS.get(cls)
-    if names is None:
-        names = _SLOTS[cls] = tuple(cls.__slots__)  # type: ignore[attr-defined]
-    new = object.__new__(cls)
-    for name in names:
-        _set(new, name, changes.pop(name) if name in changes else getattr(obj, name))
-    if changes:
-        raise TypeError(f"{cls.__name__} has no field {next(iter(changes))!r}")
-    return new
-
-
-class Rules(Protocol[S]):
-    id: ClassVar[str]
-    name: ClassVar[str]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
-    option_specs: ClassVar[tuple[OptionSpec, ...]]
-
-    def new(self, players: Sequence[str], options: Mapping[str, Any], mode: Mode = "adjudicate") -> S: ...
-    def apply(self, state: S, event: Mapping[str, Any]) -> S: ...
-    def outcome(self, state: S) -> Outcome | None: ...
-    def hints(self, state: S) -> list[Event]: ...
-    def to_json(self, state: S) -> JSON: ...
-    def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> str: ...
-
-
-def common_json(scores: Sequence[int], over: bool, winner: int | list[int] | None,
-                to_act: int | None) -> JSON:
-    """The four fields every game's ``state`` carries (DESIGN §2)."""
-    return {"scores": list(scores), "over": over, "winner": winner, "to_act": to_act}
-
-
-def int_field(event: Mapping[str, Any], key: str, *, minimum: int | None = None,
-              maximum: int | None = None, default: int | None = None) -> int:
-    value = event.get(key, default)
-    if value is None:
-        raise MalformedEvent(M("the event needs %(key)s", key=repr(key)), event)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedEvent(M("%(key)s must be a whole number, not %(value)s", key=repr(key), value=repr(value)),
-                             event)
-    if minimum is not None and value < minimum:
-        raise MalformedEvent(M("%(key)s must be at least %(minimum)s, not %(value)s", key=repr(key),
-                               minimum=minimum, value=value), event)
-    if maximum is not None and value > maximum:
-        raise MalformedEvent(M("%(key)s must be at most %(maximum)s, not %(value)s", key=repr(key),
-                               maximum=maximum, value=value), event)
-    return value
-
-
-def str_field(event: Mapping[str, Any], key: str, *, max_len: int = 200, default: str | None = None) -> str:
-    value = event.get(key, default)
-    if value is None:
-        raise MalformedEvent(M("the event needs %(key)s", key=repr(key)), event)
-    if not isinstance(value, str):
-        raise MalformedEvent(M("%(key)s must be text, not %(value)s", key=repr(key), value=repr(value)), event)
-    if len(value) > max_len:
-        raise MalformedEvent(M("%(key)s is longer than %(max_len)s characters", key=repr(key), max_len=max_len),
-                             event)
-    return value
-
-
-@dataclass(frozen=True, slots=True)
-class Sides:
-    """Who scores together. Without partnerships every player is a side of their own."""
-
-    teams: tuple[tuple[int, ...], ...]
-
-    @property
-    def count(self) -> int:
-        return len(self.teams)
-
-    def side_of(self, player: int) -> int:
-        for index, team in enumerate(self.teams):
-            if player in team:
-                return index
-        raise ValueError(f"player {player} sits on no side")
-
-
-@dataclass
-class BaseRules:
-    """Shared set-up checks; a game subclasses it and declares its players and options."""
-
-    id: ClassVar[str] = ""
-    name: ClassVar[str] = ""
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 8
-    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
-    player_rule: ClassVar[str | None] = None  # rule id cited for an unsupported player count
-    team_rule: ClassVar[str | None] = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def check_players(self, players: Sequence[str]) -> None:
-        n = len(players)
-        if not self.min_players <= n <= self.max_players:
-            raise SetupError(
-                self.player_rule,
-                M("%(game)s is played by %(least)s to %(most)s players, not %(n)s", game=self.name,
-                  least=self.min_players, most=self.max_players, n=n),
-                players=n,
-            )
-
-    def parse_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        """Defaults filled in, types checked, unknown keys refused. ``teams`` is handled by :meth:`sides`."""
-        if not isinstance(options, Mapping):
-            raise SetupError(None, M("options must be an object"))
-        specs = {spec.key: spec for spec in self.option_specs}
-        result: dict[str, Any] = {spec.key: spec.default for spec in self.option_specs}
-        for key, value in options.items():
-            if key == "teams":
-                continue
-            spec = specs.get(key)
-            if spec is None:
-                known = ", ".join(sorted(specs)) or "none"
-                raise SetupError(None, M("%(game)s has no option %(key)s (options: %(known)s, teams)",
-                                         game=self.name, key=repr(key), known=known))
-            result[key] = spec.coerce(value)
-        result["teams"] = [list(team) for team in self.sides(options, players).teams] if options.get("teams") else None
-        return result
-
-    def sides(self, options: Mapping[str, Any], players: int) -> Sides:
-        teams = options.get("teams") if isinstance(options, Mapping) else None
-        if not teams:
-            return Sides(tuple((p,) for p in range(players)))
-        if not isinstance(teams, list) or not all(isinstance(t, list) and t for t in teams):
-            raise SetupError(self.team_rule, M("teams must be a list of non-empty lists of seat numbers"))
-        seats = [s for t in teams for s in t]
-        if any(isinstance(s, bool) or not isinstance(s, int) for s in seats) or sorted(seats) != list(range(players)):
-            raise SetupError(self.team_rule, M("teams must place each of the %(players)s seats exactly once",
-                                               players=players))
-        if len(teams) < 2:
-            raise SetupError(self.team_rule, M("partnerships need at least two teams"))
-        ordered = sorted((tuple(sorted(t)) for t in teams), key=lambda t: t[0])
-        return Sides(tuple(ordered))
-
-    def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
-        parts = [str(event.get("type", "?"))]
-        player = event.get("player")
-        if isinstance(player, int) and 0 <= player < len(players):
-            parts.append(players[player])
-        for key, value in event.items():
-            if key not in {"type", "player"}:
-                parts.append(f"{key}={value}")
-        return " ".join(parts)

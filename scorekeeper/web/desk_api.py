@@ -15,16 +15,16 @@ from flask import Blueprint, Response, jsonify, request
 
 from scorekeeper import service
 from scorekeeper.cards import NotationError
-from scorekeeper.engine.base import MalformedEvent, RuleViolation
-from scorekeeper.engine.desk import (
+from scorekeeper.engine.analysis.desk import (
     Worked,
     judge_capture,
     mousel_pot,
     muggins_placements,
     mulatschak_sheet,
 )
-from scorekeeper.engine.desk_tricks import judge_trick_json
-from scorekeeper.engine.review import Review, review
+from scorekeeper.engine.analysis.desk_tricks import judge_trick_json
+from scorekeeper.engine.analysis.review import Review, review
+from scorekeeper.engine.base import MalformedEvent, RuleViolation
 from scorekeeper.extensions import csrf
 from scorekeeper.localize import localize, tr
 from scorekeeper.models import Table

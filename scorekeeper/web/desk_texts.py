@@ -14,9 +14,9 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorekeeper.engine.desk import Line
-from scorekeeper.engine.desk_tricks import CardVerdict, TrickVerdict
-from scorekeeper.engine.review import ReviewLine
+from scorekeeper.engine.analysis.desk import Line
+from scorekeeper.engine.analysis.desk_tricks import CardVerdict, TrickVerdict
+from scorekeeper.engine.analysis.review import ReviewLine
 from scorekeeper.web import card_label, card_pretty, suit_label
 
 

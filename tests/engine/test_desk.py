@@ -7,10 +7,15 @@ from typing import Any
 import pytest
 
 from scorekeeper.cards import parse_cards
+from scorekeeper.engine.analysis.desk import (
+    misar_duty,
+    mousel_pot,
+    muggins_placements,
+    mulatschak_sheet,
+)
+from scorekeeper.engine.analysis.desk_tricks import DeskError, judge_trick_json
 from scorekeeper.engine.base import MalformedEvent
 from scorekeeper.engine.capture import kasino_scheme
-from scorekeeper.engine.desk import misar_duty, mousel_pot, muggins_placements, mulatschak_sheet
-from scorekeeper.engine.desk_tricks import DeskError, judge_trick_json
 
 
 def trick(game: str, trump: str | None, cards: str, later: str = "", **options: Any) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The post-deal review (engine/review.py): scripted deals list exactly the planted missed chances,
+"""The post-deal review (engine/analysis/review.py): scripted deals list exactly the planted missed chances,
 and on random deals every "better" move is one the engine accepts."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine import RULES
+from scorekeeper.engine.analysis.review import Review, ReviewLine, review, review_deals
 from scorekeeper.engine.mulatschak import START
-from scorekeeper.engine.review import Review, ReviewLine, review, review_deals
 from tests.engine import test_mousel as TS
 from tests.engine import test_mulatschak as TM
 from tests.engine.test_kasino_playouts import Sim as KasinoTable

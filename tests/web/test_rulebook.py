@@ -19,10 +19,17 @@ TRANSLATED = ("sv", "de")
 RULE_ANCHOR = re.compile(r'<div class="rule[^"]*" id="([A-Z0-9-]+)"')
 
 
+def engine_source(name: str) -> str:
+    """The text of an engine module, or of every module of an engine package (a game's, say)."""
+    module, package = ENGINE / f"{name}.py", ENGINE / name
+    paths = [module] if module.exists() else sorted(package.rglob("*.py")) if package.is_dir() else []
+    return "".join(path.read_text(encoding="utf-8") for path in paths)
+
+
 def cited(game: str) -> set[str]:
-    source = (ENGINE / f"{game}.py").read_text(encoding="utf-8")
+    source = engine_source(game)
     if game in ("mulle", "kasino"):
-        source += (ENGINE / "capture.py").read_text(encoding="utf-8")
+        source += engine_source("capture") + engine_source("fishing")
     return set(re.findall(rf'"({PREFIX[game]}-[A-Z]+-[A-Z0-9-]*[A-Z0-9])"', source))
 
 

@@ -239,7 +239,7 @@ def _scored_kinds_in_the_engine() -> set[str]:
             yield from constants(node.body)
             yield from constants(node.orelse)
 
-    for path in (ROOT / "scorekeeper" / "engine").glob("*.py"):
+    for path in (ROOT / "scorekeeper" / "engine").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 position = {"Scored": 2, "Category": 0}.get(node.func.id)

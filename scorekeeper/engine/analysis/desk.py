@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper.cards import Card, parse_card
+from scorekeeper.engine.analysis.desk_tricks import DeskError
 from scorekeeper.engine.base import MalformedEvent
 from scorekeeper.engine.capture import (
     Grouping,
@@ -24,12 +25,12 @@ from scorekeeper.engine.capture import (
     find_grouping,
     maximal_captures,
 )
-from scorekeeper.engine.desk_tricks import DeskError
 from scorekeeper.engine.messages import M
 from scorekeeper.engine.mousel import split_pot
 from scorekeeper.engine.muggins import Hand, MugginsOptions, Place, correct_places, fits
 from scorekeeper.engine.mulatschak import Opts as MulOpts
-from scorekeeper.engine.mulatschak import _causes, deal_changes
+from scorekeeper.engine.mulatschak import deal_changes
+from scorekeeper.engine.mulatschak.state import _causes
 
 __all__ = [
     "CaptureVerdict", "Line", "MisarVerdict", "PlacementVerdict", "Worked", "capture_scheme", "judge_capture",

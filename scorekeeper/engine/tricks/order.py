@@ -1,0 +1,99 @@
+"""Whose card wins a trick: the rank order of a game, suits with trumps, the winner."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from scorekeeper.cards import Card
+
+BreachKind = Literal["follow", "trump", "head"]
+
+
+@dataclass(frozen=True, slots=True)
+class RankOrder:
+    """Rank orders, high to low, and the cards that are trumps whatever the trump suit is."""
+
+    plain: tuple[str, ...]
+    trump: tuple[str, ...] = ()
+    always_trump: frozenset[Card] = field(default_factory=frozenset)
+
+    def trump_ranks(self) -> tuple[str, ...]:
+        return self.trump or self.plain
+
+    def power(self, card: Card, is_trump: bool) -> int:
+        """Higher is stronger; only comparable between cards of the same (effective) suit."""
+        ranks = self.trump_ranks() if is_trump else self.plain
+        try:
+            return len(ranks) - ranks.index(card.rank)
+        except ValueError:
+            raise ValueError(f"{card} has no rank in this game's order {ranks}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Obligations:
+    """A game's duties towards the trick (see the module docstring)."""
+
+    order: RankOrder
+    must_follow: bool = True
+    must_trump: bool = False
+    must_head: bool = False
+
+
+def suit_of(card: Card, trump: str | None, order: RankOrder) -> str:
+    always = order.always_trump
+    if always:
+        # Cards hash slowly; a rank outside the always-trump cards' ranks settles it at once.
+        ranks = _ALWAYS_RANKS.get(always)
+        if ranks is None:
+            ranks = _ALWAYS_RANKS[always] = frozenset(c.rank for c in always)
+        if card.rank in ranks and card in always:
+            return trump if trump is not None else card.suit
+    return card.suit
+
+
+_ALWAYS_RANKS: dict[frozenset[Card], frozenset[str]] = {}  # a game has one or two such sets
+
+
+def _is_trump(card: Card, trump: str | None, order: RankOrder) -> bool:
+    return trump is not None and suit_of(card, trump, order) == trump
+
+
+def beats(a: Card, b: Card, led_suit: str, trump: str | None, order: RankOrder) -> bool:
+    """True when ``a`` takes the trick from ``b`` (the card currently winning)."""
+    a_trump, b_trump = _is_trump(a, trump, order), _is_trump(b, trump, order)
+    if a_trump and b_trump:
+        return order.power(a, True) > order.power(b, True)
+    if a_trump or b_trump:
+        return a_trump
+    a_suit, b_suit = suit_of(a, trump, order), suit_of(b, trump, order)
+    if a_suit != led_suit:
+        return False
+    if b_suit != led_suit:
+        return True
+    return order.power(a, False) > order.power(b, False)
+
+
+def winning_index(cards: Sequence[Card], trump: str | None, order: RankOrder) -> int:
+    if not cards:
+        raise ValueError("an empty trick has no winner")
+    led = suit_of(cards[0], trump, order)
+    best = 0
+    for i in range(1, len(cards)):
+        if beats(cards[i], cards[best], led, trump, order):
+            best = i
+    return best
+
+
+def trick_winner(cards: Sequence[Card], leader: int, trump: str | None, order: RankOrder,
+                 seats: Sequence[int] | None = None) -> int:
+    """The seat whose card wins; seats follow clockwise from ``leader`` among ``seats``."""
+    ring = list(seats) if seats is not None else list(range(len(cards)))
+    if leader not in ring:
+        raise ValueError(f"the leader {leader} does not take part in the trick")
+    start = ring.index(leader)
+    played_by = [ring[(start + i) % len(ring)] for i in range(len(cards))]
+    return played_by[winning_index(cards, trump, order)]
+
+

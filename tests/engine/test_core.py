@@ -1,0 +1,128 @@
+"""The core every game shares: field readers, evolve, the proposal type, dispatch, the registry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from scorekeeper.cards import Card
+from scorekeeper.engine import RULES
+from scorekeeper.engine.core import (
+    Alias,
+    Dispatch,
+    MalformedEvent,
+    Proposal,
+    Registry,
+    bool_field,
+    card_field,
+    cards_field,
+    evolve,
+    player_field,
+    seat_list_field,
+    suit_field,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Point:
+    x: int
+    y: int
+
+
+def test_evolve_copies_and_refuses_unknown_fields() -> None:
+    p = _Point(1, 2)
+    q = evolve(p, y=5)
+    assert (p, q) == (_Point(1, 2), _Point(1, 5))
+    with pytest.raises(TypeError, match="no field 'z'"):
+        evolve(p, z=1)
+
+
+def test_player_field() -> None:
+    assert player_field({"player": 2}, 3) == 2
+    with pytest.raises(MalformedEvent, match="there is no player 3; seats are 0 to 2"):
+        player_field({"player": 3}, 3)
+    with pytest.raises(MalformedEvent, match="whole number"):
+        player_field({"player": True}, 3)
+    with pytest.raises(MalformedEvent, match="needs 'player'"):
+        player_field({}, 3)
+
+
+def test_bool_field() -> None:
+    assert bool_field({}, "void") is False
+    assert bool_field({"void": True}, "void") is True
+    with pytest.raises(MalformedEvent, match="'void' must be true or false"):
+        bool_field({"void": 1}, "void")
+    with pytest.raises(MalformedEvent):
+        bool_field({}, "knock", None)
+
+
+def test_suit_field_reads_the_first_key_given() -> None:
+    assert suit_field({"trump": " h"}, "suit", "trump") == "H"
+    assert suit_field({}, "suit") is None
+    with pytest.raises(MalformedEvent, match="suit letter"):
+        suit_field({"suit": 3}, "suit")
+
+
+def test_card_readers() -> None:
+    assert card_field({"card": "QH"}, "card") == Card("Q", "H")
+    assert cards_field({"cards": "QH 10S"}, "cards") == [Card("Q", "H"), Card("10", "S")]
+    with pytest.raises(MalformedEvent, match="a card such as 'OH'"):
+        card_field({"card": 5}, "card", "german")
+    with pytest.raises(MalformedEvent, match="list of cards"):
+        cards_field({}, "cards")
+
+
+def test_seat_list_field() -> None:
+    assert seat_list_field({"folded": [2, 0]}, "folded", 3) == (0, 2)
+    assert seat_list_field({}, "folded", 3) == ()
+    assert seat_list_field({"home": [1, 0, 1]}, "home", 3, repeats=True) == (0, 1)
+    for bad, words in (([0, 0], "twice"), ([3], "outside"), ("0", "list of seat")):
+        with pytest.raises(MalformedEvent, match=words):
+            seat_list_field({"folded": bad}, "folded", 3)
+
+
+def test_proposal_json_shows_what_the_game_set() -> None:
+    revoke = Proposal(1, 2, "revoke", "MOUSEL-POT-8", "m", trick=3, card=Card("Q", "H"),
+                      evidence=Card("2", "H"), evidence_trick=5, data={"led_suit": "H"})
+    assert revoke.to_json() == {"id": 1, "player": 2, "kind": "revoke", "rule": "MOUSEL-POT-8", "message": "m",
+                                "status": "pending", "trick": 3, "card": "QH", "evidence": "2H",
+                                "evidence_trick": 5, "led_suit": "H"}
+    misar = evolve(Proposal(4, 0, "misär", "KASINO-MIS-5", "m", deal=2, evidence={"table": ["3H"]}),
+                   status="dismissed")
+    assert misar.to_json() == {"id": 4, "player": 0, "kind": "misär", "rule": "KASINO-MIS-5", "message": "m",
+                               "status": "dismissed", "deal": 2, "evidence": {"table": ["3H"]}}
+    assert not misar.pending
+
+
+def _double(state: int, event: Any) -> int:
+    return state * 2
+
+
+def _add(state: int, event: Any) -> int:
+    return state + int(event["n"])
+
+
+def test_dispatch_routes_by_mode_and_rewrites_aliases() -> None:
+    table = Dispatch[int]("Test", {"double": _double, "confirm": _add}, {"add": _add},
+                          aliases={"confirm_old": Alias("confirm", {"id": "n"})})
+    handler, event = table.route({"type": "double"}, "adjudicate")
+    assert handler(3, event) == 6
+    handler, event = table.route({"type": "confirm_old", "id": 4}, "adjudicate")
+    assert event == {"type": "confirm", "n": 4} and handler(1, event) == 5
+    with pytest.raises(MalformedEvent, match="Test in tally mode has no 'double' event \\(events: add\\)"):
+        table.route({"type": "double"}, "tally")
+    with pytest.raises(MalformedEvent, match="needs a 'type'"):
+        table.route({}, "tally")
+    with pytest.raises(MalformedEvent, match="an event must be an object"):
+        table.route([], "tally")
+
+
+def test_registry_is_a_read_only_mapping_in_form_order() -> None:
+    assert list(RULES) == ["scorepad", "kasino", "muggins", "mulatschak", "mousel", "mulle"]
+    assert RULES["mulle"].name
+    with pytest.raises(KeyError):
+        RULES["chess"]
+    with pytest.raises(ValueError, match="two games"):
+        Registry(RULES["mulle"], RULES["mulle"])
