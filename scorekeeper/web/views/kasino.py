@@ -82,7 +82,7 @@ def kasino_view(ctx: dict[str, Any]) -> dict[str, Any]:
         "fishing_suits": FRENCH_SUITS,
         "table_size": TABLE_SIZE,
         "fishing_unseen": picker_counts(state),
-        "fishing_move_extra": "games/_kasino_draw.html" if state["drag"] and state["stock"] else "",
+        "fishing_move_extra": "games/kasino/draw.html" if state["drag"] and state["stock"] else "",
     }
 
 

@@ -73,7 +73,7 @@ def mulle_view(ctx: dict[str, Any]) -> dict[str, Any]:
         "fishing_ranks": FRENCH_RANKS,
         "fishing_suits": FRENCH_SUITS,
         "table_size": state["table_size"],
-        "fishing_typed_extra": "games/_mulle_move_extra.html",
+        "fishing_typed_extra": "games/mulle/move_extra.html",
     }
 
 
