@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import request, url_for
+from flask import url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
 from scorekeeper.engine.kasino import Kasino, KasinoState
-from scorekeeper.localize import card_words, language, localize
+from scorekeeper.localize import language, localize
 from scorekeeper.web.views import register
 from scorekeeper.web.views.fishing import hint_arg, join, pretty, side_labels
 

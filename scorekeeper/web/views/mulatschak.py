@@ -23,6 +23,7 @@ from scorekeeper.engine.mulatschak import START, Mulatschak, MulState
 from scorekeeper.engine.tricks import check_play
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register
+from scorekeeper.web.views.tricks import names_of, proposals
 
 SUIT_CSS = {s: f"g-{s}" for s in GERMAN_SUITS}
 BREACH_RULE = {"follow": "MULAT-PLAY-3", "trump": "MULAT-PLAY-4", "head": "MULAT-PLAY-5"}
@@ -85,13 +86,6 @@ def _card_word(code: str) -> str:
     return card_label(code, "german")
 
 
-def _names(seats: Sequence[int], names: Sequence[str]) -> str:
-    listed = [names[s] for s in seats]
-    if len(listed) <= 1:
-        return "".join(listed)
-    return _("%(first)s and %(last)s", first=", ".join(listed[:-1]), last=listed[-1])
-
-
 # --- the view -------------------------------------------------------------------------------------
 
 
@@ -121,7 +115,7 @@ def mulatschak_view(ctx: dict[str, Any]) -> dict[str, Any]:
         "sheet": sheet(state, names),
         "chart": chart(state),
         "result": result(state, names) if state["over"] else None,
-        "proposals": proposals(state, names, book),
+        "proposals": proposals(state, names, proposal_words, book),
         "pending": sum(1 for p in state["proposals"] if p["status"] == "pending"),
         "controls": None,
         "tally": None,
@@ -426,24 +420,12 @@ def result(state: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     if len(winners) == 1:
         headline = _("%(name)s wins with %(n)s points!", name=names[winners[0]], n=state["scores"][winners[0]])
     else:
-        headline = _("%(names)s share the win!", names=_names(winners, names))
+        headline = _("%(names)s share the win!", names=names_of(winners, names))
     rule = "MULAT-END-2" if sum(1 for s in state["scores"] if s <= 0) > 1 else "MULAT-END-1"
     return {"headline": headline, "rule": rule}
 
 
 # --- revokes ----------------------------------------------------------------------------------------
-
-
-def proposals(state: Mapping[str, Any], names: Sequence[str], book: str) -> list[dict[str, Any]]:
-    deal = state.get("deal")
-    out = []
-    for prop in state["proposals"]:
-        if prop["status"] == "dismissed":
-            continue
-        out.append({**proposal_words(prop, deal, names), "id": prop["id"], "status": prop["status"],
-                    "pending": prop["status"] == "pending", "rule": prop["rule"],
-                    "rule_url": f"{book}#{prop['rule']}", "card": prop["card"], "evidence": prop["evidence"]})
-    return out
 
 
 def proposal_words(prop: Mapping[str, Any], deal: Mapping[str, Any] | None, names: Sequence[str]) -> dict[str, Any]:
