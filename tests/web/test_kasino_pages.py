@@ -174,6 +174,8 @@ def test_hints_list_every_capture_of_a_card_and_misar_marks_the_barred_ones(sqli
     assert "/desk/?game=kasino&amp;table=3C+4D+5H+7S&amp;variant=standard&amp;played=7H" in html
     assert "lies on the table" in sheet(client, table["id"], hint="7S")
     assert "is not a card" in sheet(client, table["id"], hint="Z9")
+    # Typed beside the grid: the grid's empty value comes first, the typed one wins (as in Mulle).
+    assert "7♥ as 7 takes 7♠" in words(sheet(client, table["id"], hint=["", "h7"]))
 
 
 # --- The end of a deal, the score sheet, the end of the game ----------------------------------------------

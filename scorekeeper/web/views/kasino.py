@@ -14,14 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import request, url_for
+from flask import url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
 from scorekeeper.engine.kasino import Kasino, KasinoState
-from scorekeeper.localize import card_words, language, localize
+from scorekeeper.localize import language, localize
 from scorekeeper.web.views import register
+from scorekeeper.web.views.fishing import hint_arg, join, pretty, side_labels
 
 TARGET = 16
 KNOCKOUT = 21
@@ -70,7 +71,7 @@ def kasino_view(ctx: dict[str, Any]) -> dict[str, Any]:
     if can_write and not state["over"]:
         ks["claims"] = claims(state, labels)
         if adjudicate and playing:
-            ks["hints"] = hints(rules, raw, state, _hint_arg(), options)
+            ks["hints"] = hints(rules, raw, state, hint_arg(), options)
         if adjudicate and state["phase"] == "setup":
             ks["draw"] = dealer_draw(state, names)
         if not adjudicate and state["phase"] in ("setup", "between"):
@@ -82,32 +83,13 @@ def kasino_view(ctx: dict[str, Any]) -> dict[str, Any]:
         "fishing_suits": FRENCH_SUITS,
         "table_size": TABLE_SIZE,
         "fishing_unseen": picker_counts(state),
-        "fishing_move_extra": "games/_kasino_draw.html" if state["drag"] and state["stock"] else "",
+        "fishing_move_extra": "games/kasino/draw.html" if state["drag"] and state["stock"] else "",
     }
-
-
-def _hint_arg() -> str:
-    return request.args.get("hint", "").strip() if request.method == "GET" else ""
-
-
-def _pretty(code: str | None) -> str:
-    return card_words(code)  # "10♦" in English, "ruter tia" / "Karo-Zehn" in a sentence
 
 
 def _cards(codes: Sequence[str]) -> str:
     # "4♥ 9♦" with symbols; spelled-out names ("hjärter fyra, ruter nia") need commas.
-    return (" " if language() == "en" else ", ").join(_pretty(c) for c in codes)
-
-
-def _join(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return _("%(first)s and %(last)s", first=", ".join(items[:-1]), last=items[-1])
-
-
-def side_labels(state: Mapping[str, Any], names: Sequence[str]) -> list[str]:
-    """A side is a player, or two partners (KASINO-VAR-PAIRS) — the engine's ``sides``."""
-    return [" & ".join(names[p] for p in team) for team in state["sides"]]
+    return (" " if language() == "en" else ", ").join(pretty(c) for c in codes)
 
 
 def variant_name(state: Mapping[str, Any]) -> str:
@@ -206,7 +188,7 @@ def calls(state: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, str]
     if rows and rows[-1]["knocked_out"] and state["phase"] in ("between", "over"):
         out.append({"call": ngettext("%(names)s is knocked out.", "%(names)s are knocked out.",
                                      len(rows[-1]["knocked_out"]),
-                                     names=_join([names[p] for p in rows[-1]["knocked_out"]])),
+                                     names=join([names[p] for p in rows[-1]["knocked_out"]])),
                     "why": _("21 points or more after a deal."), "rule": "KASINO-MIS-7"})
     return out
 
@@ -326,27 +308,27 @@ def proposal_view(p: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
         cards.update(table=ev.get("table", []), played=ev.get("played"), sweeper=ev.get("could_sweep_with"),
                      taken=ev.get("taken", []))
         if ev.get("taken"):
-            did = _("%(name)s played %(card)s and took %(taken)s.", name=who, card=_pretty(ev["played"]),
+            did = _("%(name)s played %(card)s and took %(taken)s.", name=who, card=pretty(ev["played"]),
                     taken=_cards(ev["taken"]))
         else:
-            did = _("%(name)s trailed %(card)s.", name=who, card=_pretty(ev["played"]))
+            did = _("%(name)s trailed %(card)s.", name=who, card=pretty(ev["played"]))
         lines.append(_("At play %(n)s the table was %(table)s.", n=ev.get("turn", p["turn"]),
                        table=_cards(ev.get("table", []))) + " " + did)
         sweep = ev.get("sweep") or {}
         lines.append(_("%(name)s held %(card)s, which takes the whole table: %(groups)s.", name=who,
-                       card=_pretty(ev.get("could_sweep_with")), groups=sweep.get("describe", "")))
+                       card=pretty(ev.get("could_sweep_with")), groups=sweep.get("describe", "")))
         lines.append(_("Proof: %(name)s played %(card)s at play %(n)s in the same hand.", name=who,
-                       card=_pretty(ev.get("could_sweep_with")), n=ev.get("evidence_at_turn", "?")))
+                       card=pretty(ev.get("could_sweep_with")), n=ev.get("evidence_at_turn", "?")))
         lines.append(_("A card that can make a tabbe must be played and make it."))
     else:
         cards.update(played=ev.get("played"), taken=ev.get("taken", []))
         options = [_cards(c) for c in ev.get("must_take_one_of", [])]
         if ev.get("taken"):
             lines.append(_("At play %(n)s %(name)s played %(card)s and took only %(taken)s.", n=p["turn"], name=who,
-                           card=_pretty(ev.get("played")), taken=_cards(ev["taken"])))
+                           card=pretty(ev.get("played")), taken=_cards(ev["taken"])))
         else:
             lines.append(_("At play %(n)s %(name)s trailed %(card)s, which could capture.", n=p["turn"], name=who,
-                           card=_pretty(ev.get("played"))))
+                           card=pretty(ev.get("played"))))
         lines.append(_("It had to take %(options)s.", options=_(" or ").join(options)))
     return {
         "id": p["id"], "name": who, "points": p["points"], "breach": p["breach"], "rule": p["rule"],
@@ -377,7 +359,7 @@ def summary_view(state: Mapping[str, Any], labels: Sequence[str], names: Sequenc
         if c["tied"]:
             tied = [names[i] if individual else labels[i] for i in c["tied"]]
             note = ngettext("%(names)s tie: nobody scores it (%(num)s point lost).",
-                            "%(names)s tie: nobody scores it (%(num)s points lost).", c["lost"], names=_join(tied))
+                            "%(names)s tie: nobody scores it (%(num)s points lost).", c["lost"], names=join(tied))
         categories.append({"name": category_name(c["what"]), "rule": c["rule"], "points": c["points"], "note": note})
     move = state["last_move"]
     last = s["leftovers_to"]
@@ -409,7 +391,7 @@ def result(state: Mapping[str, Any], labels: Sequence[str], names: Sequence[str]
     misar = state["misar"]
     unit = names if misar else labels  # misär is played by individuals (KASINO-AMB-10)
     if isinstance(winner, list):
-        headline = _("%(names)s share the win!", names=_join([unit[w] for w in winner]))
+        headline = _("%(names)s share the win!", names=join([unit[w] for w in winner]))
     elif winner is not None:
         headline = _("%(name)s wins!", name=unit[winner])
     else:
@@ -452,13 +434,13 @@ def tie_break(pool: Sequence[int], scores: Sequence[int], spades: Sequence[int],
     tied = [i for i in pool if scores[i] == best]
     if len(tied) < 2 or not spades:
         return []
-    counts = _join([_("%(name)s %(num)s", name=unit[i], num=spades[i]) for i in tied])
+    counts = join([_("%(name)s %(num)s", name=unit[i], num=spades[i]) for i in tied])
     if fewest:
         line = _("%(names)s tie on %(points)s points, so the fewest spades in the last deal decide: %(counts)s.",
-                 names=_join([unit[i] for i in tied]), points=best, counts=counts)
+                 names=join([unit[i] for i in tied]), points=best, counts=counts)
     else:
         line = _("%(names)s tie on %(points)s points, so the most spades in the last deal decide: %(counts)s.",
-                 names=_join([unit[i] for i in tied]), points=best, counts=counts)
+                 names=join([unit[i] for i in tied]), points=best, counts=counts)
     top = (min if fewest else max)(spades[i] for i in tied)
     if sum(1 for i in tied if spades[i] == top) > 1:
         return [line, _("Still tied: a shared win.")]
@@ -507,10 +489,10 @@ def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str,
         out["error"] = _("“%(text)s” is not a card. Tap it in the grid or type it like 7H or 10♦.", text=text)
         return out
     if code in state["table"]:
-        out["error"] = _("%(card)s lies on the table; choose a card from a hand.", card=_pretty(code))
+        out["error"] = _("%(card)s lies on the table; choose a card from a hand.", card=pretty(code))
         return out
     if not out["unseen"].get(code):
-        out["error"] = _("%(card)s has already been played this deal.", card=_pretty(code))
+        out["error"] = _("%(card)s has already been played this deal.", card=pretty(code))
         return out
     found = rules.captures_for(raw, code, limit=HINT_LIMIT)
     out["card"] = code
@@ -519,7 +501,7 @@ def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str,
         g = c["grouping"]
         out["captures"].append({
             "capture": c["capture"], "allowed": c["allowed"], "tabbe": c["tabbe"],
-            "text": _("%(card)s as %(value)s takes %(groups)s", card=_pretty(code), value=g["value"],
+            "text": _("%(card)s as %(value)s takes %(groups)s", card=pretty(code), value=g["value"],
                       groups=localize(g["describe"])),
         })
     out["captures"].sort(key=lambda c: not c["allowed"])  # the ones that may be played first
@@ -528,10 +510,10 @@ def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str,
         out["more"] = ngettext("%(num)s more capture is not listed here.",
                                "%(num)s more captures are not listed here.", left_out)
     if found["trail_allowed"]:
-        out["trail"] = _("Trailing %(card)s is also allowed.", card=_pretty(code)) if found["captures"] else \
-            _("%(card)s takes nothing here: it is trailed.", card=_pretty(code))
+        out["trail"] = _("Trailing %(card)s is also allowed.", card=pretty(code)) if found["captures"] else \
+            _("%(card)s takes nothing here: it is trailed.", card=pretty(code))
     else:
-        out["trail"] = _("%(card)s can capture, so it must, and take as much as it can.", card=_pretty(code))
+        out["trail"] = _("%(card)s can capture, so it must, and take as much as it can.", card=pretty(code))
     return out
 
 
@@ -551,7 +533,7 @@ def dealer_draw(state: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any
     shown = []
     if draw:
         shown = [{"name": names[p], "card": c} for p, c in enumerate(draw["cards"]) if c]
-    again = _("%(names)s tie for the highest card and draw again.", names=_join([names[p] for p in drawers])) \
+    again = _("%(names)s tie for the highest card and draw again.", names=join([names[p] for p in drawers])) \
         if draw and draw["tied"] else ""
     return {"fields": [{"seat": p, "name": names[p], "draws": p in drawers} for p in range(len(names))],
             "shown": shown, "again": again, "open": bool(draw and draw["tied"])}

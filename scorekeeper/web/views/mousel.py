@@ -22,6 +22,7 @@ from scorekeeper.engine.mousel import RANKS_32, RANKS_52, SUITS, Mousel, MouselS
 from scorekeeper.localize import localize
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register
+from scorekeeper.web.views.tricks import names_of, proposals
 
 SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -43,13 +44,6 @@ def _number(value: float) -> str:
     if float(value).is_integer():
         return str(int(value))
     return f"{value:.2f}".rstrip("0").rstrip(".")
-
-
-def _names(seats: Sequence[int], names: Sequence[str]) -> str:
-    listed = [names[s] for s in seats]
-    if len(listed) <= 1:
-        return "".join(listed)
-    return _("%(first)s and %(last)s", first=", ".join(listed[:-1]), last=listed[-1])
 
 
 # --- the view ---------------------------------------------------------------------------------------
@@ -78,7 +72,7 @@ def mousel_view(ctx: dict[str, Any]) -> dict[str, Any]:
         "decisions": decisions(state, names),
         "trick": trick_view(state, names),
         "past_tricks": past_tricks(state, names),
-        "proposals": proposals(state, names),
+        "proposals": proposals(state, names, proposal_words),
         "pending": len(state["pending_revokes"]),
         "settlements": settlements(state, names),
         "chart": chart(state, names),
@@ -326,18 +320,6 @@ def past_tricks(state: Mapping[str, Any], names: Sequence[str]) -> list[dict[str
 # --- revokes ----------------------------------------------------------------------------------------
 
 
-def proposals(state: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
-    deal = state["deal"]
-    out = []
-    for prop in state["proposals"]:
-        if prop["status"] == "dismissed":
-            continue
-        out.append({**proposal_words(prop, deal, names), "id": prop["id"], "status": prop["status"],
-                    "pending": prop["status"] == "pending", "rule": prop["rule"], "card": prop["card"],
-                    "evidence": prop["evidence"]})
-    return out
-
-
 def proposal_words(prop: Mapping[str, Any], deal: Mapping[str, Any] | None, names: Sequence[str]) -> dict[str, str]:
     """The evidence in plain words: what was played, what should have been, and the proof."""
     who = names[prop["player"]]
@@ -463,7 +445,7 @@ def end_report(state: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]
     winner = state["winner"]
     tops = winner if isinstance(winner, list) else [winner] if winner is not None else []
     out["headline"] = (_("%(name)s is up the most: %(n)s", name=names[tops[0]], n=state["balances"][tops[0]])
-                       if len(tops) == 1 else _("%(names)s are up the most", names=_names(tops, names)))
+                       if len(tops) == 1 else _("%(names)s are up the most", names=names_of(tops, names)))
     return out
 
 

@@ -14,14 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import request, url_for
+from flask import url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
 from scorekeeper.engine.mulle import COPIES, TALLY, TALLY_CAPS, Mulle, MulleState
-from scorekeeper.localize import card_words, localize
+from scorekeeper.localize import localize
 from scorekeeper.web.views import register
+from scorekeeper.web.views.fishing import hint_arg, join, pretty, side_labels
 
 HINTS_SHOWN = 40      # captures listed for one card; more are counted, not shown
 COUNT_UP_TO = 100_000  # beyond this the screen says "100000+" rather than count on
@@ -61,7 +62,7 @@ def mulle_view(ctx: dict[str, Any]) -> dict[str, Any]:
     }
     if can_write and not state["over"]:
         if adjudicate and playing:
-            ml["hints"] = hints(rules, raw, state, _hint_arg())
+            ml["hints"] = hints(rules, raw, state, hint_arg())
         if adjudicate and state["phase"] == "deal":
             # Between deals every card of the two packs is unseen again: the deal form's picker
             # must not grey out what the last deal used up.
@@ -73,31 +74,8 @@ def mulle_view(ctx: dict[str, Any]) -> dict[str, Any]:
         "fishing_ranks": FRENCH_RANKS,
         "fishing_suits": FRENCH_SUITS,
         "table_size": state["table_size"],
-        "fishing_typed_extra": "games/_mulle_move_extra.html",
+        "fishing_typed_extra": "games/mulle/move_extra.html",
     }
-
-
-def _hint_arg() -> str:
-    """The card asked about: tapped in the grid or typed beside it (the last non-empty value wins)."""
-    if request.method != "GET":
-        return ""
-    filled = [v.strip() for v in request.args.getlist("hint") if v.strip()]
-    return filled[-1] if filled else ""
-
-
-def _pretty(code: str | None) -> str:
-    return card_words(code)  # "10♦" in English, "ruter tia" / "Karo-Zehn" in a sentence
-
-
-def _join(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return _("%(first)s and %(last)s", first=", ".join(items[:-1]), last=items[-1])
-
-
-def side_labels(state: Mapping[str, Any], names: Sequence[str]) -> list[str]:
-    """A side is a player or a partnership (MULLE-COMP-2): the engine's ``sides``."""
-    return [" & ".join(names[p] for p in team) for team in state["sides"]]
 
 
 def house_rules(state: Mapping[str, Any]) -> list[dict[str, str]]:
@@ -196,8 +174,8 @@ def fact_text(fact: Mapping[str, Any]) -> str:
 def move_text(move: Mapping[str, Any], names: Sequence[str]) -> str:
     name = names[move["player"]]
     if move["kind"] == "trail":
-        return _("%(name)s trails %(card)s.", name=name, card=_pretty(move["card"]))
-    return _("%(name)s: %(card)s as %(value)s takes %(groups)s", name=name, card=_pretty(move["card"]),
+        return _("%(name)s trails %(card)s.", name=name, card=pretty(move["card"]))
+    return _("%(name)s: %(card)s as %(value)s takes %(groups)s", name=name, card=pretty(move["card"]),
              value=move["value"], groups=move["grouping"])
 
 
@@ -274,7 +252,7 @@ def deal_summary(state: Mapping[str, Any], labels: Sequence[str], names: Sequenc
         top = max(spades) if spades else 0
         tied = [labels[i] for i, n in enumerate(spades) if n == top]
         spades_text = _("%(sides)s tie for the most spades (%(n)s each): nobody scores the spade point.",
-                        sides=_join(tied), n=top)
+                        sides=join(tied), n=top)
         spades_rule = "MULLE-SCORE-7"
     rows = [{"label": label, "cards": row["piles"][i], "spades": spades[i], "tabbes": row["sweeps"][i],
              "mulles": row["mulles"][i], "points": row["points"][i], "total": row["scores"][i]}
@@ -295,7 +273,7 @@ def result(state: Mapping[str, Any], labels: Sequence[str]) -> dict[str, Any]:
     lines = [_("%(side)s reached %(target)s with %(n)s points.", side=labels[winner], target=state["target"],
                n=state["scores"][winner])]
     if others:
-        lines.append(_("Final scores: %(others)s.", others=_join(others)))
+        lines.append(_("Final scores: %(others)s.", others=join(others)))
     return {"headline": headline, "lines": lines, "rule": "MULLE-END-3"}
 
 
@@ -337,7 +315,7 @@ def hints(rules: Mulle, raw: MulleState, state: Mapping[str, Any], text: str) ->
         out["error"] = _("“%(text)s” is not a card. Tap it in the grid or type it like 7H or 10♦.", text=text)
         return out
     if not state["unseen"].get(code):
-        out["error"] = _("Both %(card)s have already been seen in this deal.", card=_pretty(code))
+        out["error"] = _("Both %(card)s have already been seen in this deal.", card=pretty(code))
         return out
     out["card"] = code
     out["desk"] = desk_url(state, played=code)
@@ -354,7 +332,7 @@ def hints(rules: Mulle, raw: MulleState, state: Mapping[str, Any], text: str) ->
             "capture": c["capture"], "points": c["points"], "tabbe": c["sweep"], "mulle": c["mulle"],
             "text": _("as %(value)s: %(groups)s", value=c["value"], groups=localize(c["grouping"])),
         })
-    card = _pretty(code)
+    card = pretty(code)
     if not found:
         out["none"] = _("%(card)s takes nothing on this table.", card=card)
     out["trail"] = _("Trailing %(card)s is always allowed too.", card=card)

@@ -14,82 +14,35 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import request, url_for
-from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup, escape
 
-from scorekeeper.cards import GERMAN_RANKS, GERMAN_SUITS, Card, parse_card
+from scorekeeper.cards import parse_card
 from scorekeeper.engine.mulatschak import START, Mulatschak, MulState
-from scorekeeper.engine.tricks import check_play
-from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register
 
-SUIT_CSS = {s: f"g-{s}" for s in GERMAN_SUITS}
-BREACH_RULE = {"follow": "MULAT-PLAY-3", "trump": "MULAT-PLAY-4", "head": "MULAT-PLAY-5"}
+# The phase controls live in their own module; tests import exchange_controls and unseen from here.
+from scorekeeper.web.views.mulatschak.controls import (
+    controls,
+    exchange_controls,
+    extras,
+    tally,
+    unseen,
+)
+from scorekeeper.web.views.mulatschak.terms import (
+    _card_word,
+    _glosses,
+    maybe_suit,
+    suit_info,
+    term,
+    term_text,
+)
+from scorekeeper.web.views.tricks import names_of, proposals
+
+__all__ = ["exchange_controls", "mulatschak_view", "proposal_words", "row_words", "unseen"]
+
 STEPS = ("cut", "bidding", "trump", "stay", "exchange", "play")
-
-
-# --- German table terms ---------------------------------------------------------------------------
-
-
-def _glosses() -> dict[str, str]:
-    return {
-        "weiter": _("pass"),
-        "mit mir": _("I hold: the dealer takes the bid"),
-        "Muli": _("all five tricks"),
-        "daheim bleiben": _("stay home"),
-        "Packerl": _("trumps from the stock"),
-        "Sau": _("ace"),
-        "Weli": _("always the second-best trump"),
-        "Ober": _("over-knave"),
-        "Unter": _("under-knave"),
-        "unter dem Hund": _("a hand with nothing above the 10: redeal"),
-        "Fünf auf die Sau": _("five on the trump ace"),
-        "Sechs auf den Siebener": _("six on the Schelle seven"),
-    }
-
-
-def _german_ui() -> bool:
-    return str(get_locale() or "en").startswith("de")
-
-
-def term(word: str) -> Markup:
-    """A German table term, marked as German, with its translation beside it (not in German)."""
-    german = Markup('<span class="mu-de" lang="de">{}</span>').format(word)
-    if _german_ui():
-        return german
-    return Markup('{} <span class="mu-gloss">({})</span>').format(german, _glosses().get(word, ""))
-
-
-def term_text(word: str) -> str:
-    """The same as plain text, for aria-labels."""
-    if _german_ui():
-        return word
-    return f"{word} ({_glosses().get(word, '')})"
-
-
-def suit_info(suit: str) -> dict[str, str]:
-    """A German suit by name and colour class (never by a French symbol)."""
-    from scorekeeper.web import suit_label
-
-    return {"code": suit, "name": suit_label(suit, "german"), "css": SUIT_CSS.get(suit, "")}
-
-
-def maybe_suit(suit: str | None) -> dict[str, str] | None:
-    return suit_info(suit) if suit else None
-
-
-def _card_word(code: str) -> str:
-    from scorekeeper.web import card_label
-
-    return card_label(code, "german")
-
-
-def _names(seats: Sequence[int], names: Sequence[str]) -> str:
-    listed = [names[s] for s in seats]
-    if len(listed) <= 1:
-        return "".join(listed)
-    return _("%(first)s and %(last)s", first=", ".join(listed[:-1]), last=listed[-1])
 
 
 # --- the view -------------------------------------------------------------------------------------
@@ -121,7 +74,7 @@ def mulatschak_view(ctx: dict[str, Any]) -> dict[str, Any]:
         "sheet": sheet(state, names),
         "chart": chart(state),
         "result": result(state, names) if state["over"] else None,
-        "proposals": proposals(state, names, book),
+        "proposals": proposals(state, names, proposal_words, book),
         "pending": sum(1 for p in state["proposals"] if p["status"] == "pending"),
         "controls": None,
         "tally": None,
@@ -426,24 +379,12 @@ def result(state: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     if len(winners) == 1:
         headline = _("%(name)s wins with %(n)s points!", name=names[winners[0]], n=state["scores"][winners[0]])
     else:
-        headline = _("%(names)s share the win!", names=_names(winners, names))
+        headline = _("%(names)s share the win!", names=names_of(winners, names))
     rule = "MULAT-END-2" if sum(1 for s in state["scores"] if s <= 0) > 1 else "MULAT-END-1"
     return {"headline": headline, "rule": rule}
 
 
 # --- revokes ----------------------------------------------------------------------------------------
-
-
-def proposals(state: Mapping[str, Any], names: Sequence[str], book: str) -> list[dict[str, Any]]:
-    deal = state.get("deal")
-    out = []
-    for prop in state["proposals"]:
-        if prop["status"] == "dismissed":
-            continue
-        out.append({**proposal_words(prop, deal, names), "id": prop["id"], "status": prop["status"],
-                    "pending": prop["status"] == "pending", "rule": prop["rule"],
-                    "rule_url": f"{book}#{prop['rule']}", "card": prop["card"], "evidence": prop["evidence"]})
-    return out
 
 
 def proposal_words(prop: Mapping[str, Any], deal: Mapping[str, Any] | None, names: Sequence[str]) -> dict[str, Any]:
@@ -482,266 +423,3 @@ def proposal_words(prop: Mapping[str, Any], deal: Mapping[str, Any] | None, name
                _("If confirmed, %(name)s scores as if without a trick: +5 × the multiplier.", name=who))
     return {"who": who, "what": what, "why": why, "proof": proof, "penalty": penalty,
             "title": _("Revoke? %(name)s, trick %(n)s", name=who, n=prop["trick"])}
-
-
-# --- the controls of each phase ---------------------------------------------------------------------
-
-
-def _pack_codes(raw: MulState) -> list[str]:
-    ranks = GERMAN_RANKS if raw.opts.pack36 else GERMAN_RANKS[:-1]
-    return [r + s for s in GERMAN_SUITS for r in ranks if not (r == "6" and s == "S")] + ["W"]
-
-
-def _gone_for(raw: MulState, player: int | None) -> set[str]:
-    """Cards that cannot be with ``player`` (played, thrown away, or known to be elsewhere)."""
-    deal = raw.deal
-    if deal is None:
-        return set()
-    gone = {str(c) for c in deal.all_played()}
-    gone.update(str(c) for c, holder in deal.owners if holder != player or player is None)
-    if player is not None:   # since a reshuffle: only its last holder or who drew from the new stock
-        gone.update(str(c) for c, who in deal.reach if player not in who and deal.owner(c) is None)
-    return gone
-
-
-def unseen(raw: MulState, player: int | None) -> dict[str, int]:
-    gone = _gone_for(raw, player)
-    out = {code: 0 if code in gone else 1 for code in _pack_codes(raw)}
-    out["6S"] = 0   # the Schellen-6 is the Weli: tapped as W
-    return out
-
-
-def ranks(raw: MulState) -> tuple[str, ...]:
-    return GERMAN_RANKS if raw.opts.pack36 else GERMAN_RANKS[:-1]
-
-
-def grid(raw: MulState, gone: set[str], suits: Sequence[str] = GERMAN_SUITS,
-         weli_first: bool = False) -> list[dict[str, Any]]:
-    """Rows of card buttons, one per suit (the Weli on its own), for one-tap entry."""
-    rows = []
-    for s in suits:
-        codes = [r + s for r in ranks(raw) if not (r == "6" and s == "S")]
-        rows.append({"label": suit_info(s)["name"], "cards": [{"code": c, "gone": c in gone} for c in codes]})
-    weli = {"label": "Weli", "cards": [{"code": "W", "gone": "W" in gone}]}
-    return [weli] + rows if weli_first else rows + [weli]
-
-
-def controls(state: Mapping[str, Any], raw: MulState, names: Sequence[str], seat: int | None,
-             hints: list[dict[str, Any]], args: Mapping[str, list[str]], table_id: str) -> dict[str, Any] | None:
-    deal = state["deal"]
-    p = deal["to_act"]
-    phase = deal["phase"]
-    base: dict[str, Any] = {"phase": phase, "player": p, "name": names[p] if p is not None else ""}
-    if phase == "cut":
-        return {**base, **cut_controls(state, raw, names)}
-    if phase == "bidding":
-        return {**base, **bid_controls(state, raw, names, seat, hints)}
-    if phase == "trump":
-        return {**base, **trump_controls(state, raw, names, args, table_id)}
-    if phase == "stay":
-        return {**base, **stay_controls(state, raw, hints)}
-    if phase == "exchange":
-        return {**base, **exchange_controls(state, raw, hints)}
-    if phase == "play":
-        return {**base, **play_controls(state, raw, hints)}
-    return None
-
-
-def cut_controls(state: Mapping[str, Any], raw: MulState, names: Sequence[str]) -> dict[str, Any]:
-    deal = state["deal"]
-    first = not state["sheet"] and deal["number"] == 1 and deal["collapses"] == 0
-    return {
-        "dealers": [{"seat": p, "name": n, "current": p == deal["dealer"]} for p, n in enumerate(names)]
-        if first else [],
-        "knock": not raw.opts.no_knock,
-    }
-
-
-def bid_controls(state: Mapping[str, Any], raw: MulState, names: Sequence[str], seat: int | None,
-                 hints: list[dict[str, Any]]) -> dict[str, Any]:
-    deal = state["deal"]
-    p = deal["to_act"]
-    legal = {h["tricks"] for h in hints if h["type"] == "bid" and h.get("player") == p}
-    score = state["scores"][p]
-    limit = state["limits"]["bid"]
-    buttons = []
-    for t in range(1, 6):
-        label = term("Muli") if t == 5 else Markup(escape(str(t)))
-        spoken = (_("%(name)s bids %(what)s", name=names[p], what=term_text("Muli")) if t == 5
-                  else _("%(name)s bids %(n)s", name=names[p], n=t))
-        buttons.append({"tricks": t, "label": label, "spoken": spoken, "legal": t in legal})
-    why = None
-    if score <= limit:
-        why = {"text": _("%(name)s has %(n)s points (5 or less) and may only pass.", name=names[p], n=score),
-               "rule": "MULAT-BID-7"}
-    elif not legal:
-        why = {"text": _("Nobody can bid over a Muli."), "rule": "MULAT-BID-5"}
-    elif min(legal) > 1:
-        why = {"text": _("A bid must be at least %(n)s.", n=min(legal)), "rule": "MULAT-BID-3"}
-    can_hold = any(h["type"] == "hold" for h in hints)
-    # "mit mir" is the dealer's word: only on the dealer's own phone, or on a phone without a seat.
-    hold = can_hold and (seat is None or seat == deal["dealer"])
-    weak = [h for h in hints if h["type"] == "collapse"]
-    muli = [{"seat": h["player"], "name": names[h["player"]],
-             "spoken": _("%(name)s calls Muli out of turn", name=names[h["player"]])}
-            for h in hints if h["type"] == "muli"]
-    return {
-        "bids": buttons, "why": why, "hold": hold,
-        "hold_spoken": _("%(name)s: %(what)s, takes the bid of %(n)s", name=names[p], what=term_text("mit mir"),
-                         n=deal["high_bid"]),
-        "pass_spoken": _("%(name)s: %(what)s", name=names[p], what=term_text("weiter")),
-        "high": deal["high_bid"],
-        "weak": [{"seat": h["player"], "name": names[h["player"]], "cards": h["cards"]} for h in weak],
-        "muli": muli,
-        "collapse": collapse_form(state, raw, names, seat) if not deal["bids"] else None,
-    }
-
-
-def collapse_form(state: Mapping[str, Any], raw: MulState, names: Sequence[str], seat: int | None) -> dict[str, Any]:
-    """Only low cards can be in a weak hand: the picker offers 10 and below (and the Weli when it
-    counts as low at this table)."""
-    low = tuple(r for r in ranks(raw) if r not in ("A", "K", "O", "U"))
-    return {"players": [{"seat": p, "name": n, "checked": p == seat} for p, n in enumerate(names)],
-            "unseen": unseen(raw, seat), "ranks": low, "suits": GERMAN_SUITS, "weli": raw.opts.weli_weak}
-
-
-def trump_controls(state: Mapping[str, Any], raw: MulState, names: Sequence[str], args: Mapping[str, list[str]],
-                   table_id: str) -> dict[str, Any]:
-    deal = state["deal"]
-    p = deal["to_act"]
-    suits = []
-    for s in GERMAN_SUITS:
-        info = suit_info(s)
-        note = _("×2, everyone plays") if s == "H" else ""
-        suits.append({**info, "note": note})
-    packerl: dict[str, Any] | None = None
-    can_delay = not deal["muli"] and state["scores"][p] > state["limits"]["stay"] and raw.opts.exch_limit >= 5
-    if can_delay:
-        chosen = (args.get("packerl") or [""])[-1].upper()
-        packerl = {"suits": [{**suit_info(s), "url": url_for("play.sheet", table_id=table_id, packerl=s)}
-                             for s in GERMAN_SUITS],
-                   "chosen": suit_info(chosen) if chosen in GERMAN_SUITS else None,
-                   "stock": deal["stock_available"]}
-        if packerl["chosen"]:
-            order = [chosen] + [s for s in GERMAN_SUITS if s != chosen]
-            packerl["order"] = order
-            packerl["unseen"] = unseen(raw, None)
-            packerl["ranks"] = ranks(raw)
-            packerl["weli_gone"] = packerl["unseen"].get("W", 1) == 0
-    collapse = collapse_form(state, raw, names, None) if raw.deal and raw.deal.muli_out_of_turn else None
-    return {"suits": suits, "packerl": packerl, "collapse": collapse}
-
-
-def stay_controls(state: Mapping[str, Any], raw: MulState, hints: list[dict[str, Any]]) -> dict[str, Any]:
-    deal = state["deal"]
-    p = deal["to_act"]
-    can_home = any(h["type"] == "stay_home" for h in hints)
-    why = None
-    if not can_home:
-        if state["scores"][p] <= state["limits"]["stay"]:
-            why = {"text": _("3 points or less: must play."), "rule": "MULAT-STAY-3"}
-        else:
-            why = {"text": _("Everyone else stayed home: the last one must play."), "rule": "MULAT-STAY-4"}
-    m = deal["multiplier"]
-    cost = 0 if raw.opts.stayhome_free else (1 if raw.opts.stayhome_flat else m)
-    return {"can_home": can_home, "why": why, "cost": cost,
-            "home_spoken": term_text("daheim bleiben")}
-
-
-def exchange_controls(state: Mapping[str, Any], raw: MulState, hints: list[dict[str, Any]]) -> dict[str, Any]:
-    deal = state["deal"]
-    p = deal["to_act"]
-    stock = deal["stock_available"]
-    trump = deal["trump"]
-    if not deal["exchange_queue"]:   # a Bridge is served: five face down, then face up while trumps
-        order = [trump] + [s for s in GERMAN_SUITS if s != trump]
-        return {"bridge_cards": True, "stock": stock, "order": order, "unseen": unseen(raw, None),
-                "ranks": ranks(raw), "trump": maybe_suit(trump)}
-    counts = [h["count"] for h in hints if h["type"] == "exchange"]
-    limit = raw.opts.exch_limit
-    sau = Card("A", trump)
-    hand = raw.deal.current_hand(p) if raw.deal else None
-    gone = _gone_for(raw, p)
-    has_sau = str(sau) not in gone and (hand is None or sau in hand)
-    seven = Card("7", "S")
-    has_seven = trump == "S" and str(seven) not in gone and (hand is None or seven in hand)
-    return {
-        "bridge_cards": False, "stock": stock, "counts": counts,
-        "limit": limit if limit < 5 else None,
-        "sight": stock >= 1 and limit >= 1,
-        "sight_unseen": unseen(raw, None), "ranks": ranks(raw),
-        "bridge": stock >= 6 and limit >= 5,
-        "sau": has_sau and stock >= 5 and limit >= 4, "sau_card": str(sau),
-        "seven": has_seven and stock >= 6 and limit >= 4,
-        "trump": maybe_suit(trump),
-    }
-
-
-def play_controls(state: Mapping[str, Any], raw: MulState, hints: list[dict[str, Any]]) -> dict[str, Any]:
-    deal = state["deal"]
-    p = deal["to_act"]
-    hand = raw.deal.current_hand(p) if raw.deal else None
-    if hand is None:
-        return {"known": False, "grid": grid(raw, _gone_for(raw, p), weli_first=False), "hand": []}
-    legal = {h["card"] for h in hints if h["type"] == "play"}
-    trick = raw.deal.tricks[-1] if raw.deal and raw.deal.tricks and len(raw.deal.tricks[-1]) < len(raw.deal.active) else ()
-    cards = []
-    notes: dict[str, list[str]] = {}
-    for c in hand:
-        code = str(c)
-        item = {"code": code, "legal": code in legal, "rule": None}
-        if code not in legal and deal["trump"]:
-            breach = check_play(hand, [x for _, x in trick], c, deal["trump"], raw.opts.duties)
-            if breach is not None:
-                item["rule"] = BREACH_RULE[breach.kind]
-                notes.setdefault(item["rule"], []).append(_card_word(code))
-        cards.append(item)
-    why = {"follow": _("must follow suit"), "trump": _("must play a trump"), "head": _("must beat the trick")}
-    reasons = [{"rule": rule, "text": _("Not allowed now: %(cards)s — %(why)s.", cards=", ".join(codes),
-                                        why=why[next(k for k, v in BREACH_RULE.items() if v == rule)])}
-               for rule, codes in notes.items()]
-    return {"known": True, "hand": cards, "reasons": reasons, "grid": []}
-
-
-def extras(state: Mapping[str, Any], raw: MulState, names: Sequence[str], seat: int | None,
-           hints: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Entering a hand (optional): from then on that player's cards are checked as they fall."""
-    deal = state["deal"]
-    if deal["phase"] not in ("bidding", "trump", "stay", "exchange", "play"):
-        return None
-    players = [{"seat": p, "name": n, "checked": p == (seat if seat is not None else deal["to_act"]),
-                "held": deal["cards_held"][p]}
-               for p, n in enumerate(names) if deal["decisions"][p] != "home" and p not in deal["bridge_queue"]]
-    who = seat if seat is not None else deal["to_act"]
-    return {"players": players, "unseen": unseen(raw, who), "ranks": ranks(raw), "suits": GERMAN_SUITS}
-
-
-# --- tally mode ---------------------------------------------------------------------------------------
-
-
-def tally(state: Mapping[str, Any], raw: MulState, names: Sequence[str], args: Mapping[str, list[str]]) -> dict[str, Any]:
-    n = len(names)
-
-    def picked(key: str) -> list[str]:
-        return args.get(key, [])
-
-    tricks = picked("tricks:intlist")
-    collapses = sum(v.split().count("collapse") for v in picked("causes:list"))
-    return {
-        "dealer": names[state["dealer"]],
-        "dealers": [{"seat": p, "name": nm, "current": p == state["dealer"]} for p, nm in enumerate(names)]
-        if not state["sheet"] else [],
-        "players": [{"seat": p, "name": nm, "declarer": picked("declarer:int") == [str(p)],
-                     "home": str(p) in picked("home:intlist"), "revoke": str(p) in picked("revokes:intlist"),
-                     "tricks": (whole_number(tricks[p]) or 0) if len(tricks) == n else 0}
-                    for p, nm in enumerate(names)],
-        "bids": [{"n": t, "label": term("Muli") if t == 5 else str(t), "checked": picked("bid:int") == [str(t)]}
-                 for t in range(1, 6)],
-        "suits": [{**suit_info(s), "checked": picked("trump") == [s]} for s in GERMAN_SUITS],
-        "knock": "knock" in " ".join(picked("causes:list")).split(), "can_knock": not raw.opts.no_knock,
-        "collapses": collapses,
-        "forced": bool(picked("forced:bool")),
-        "thrown_in": raw.opts.allpass_redeal,
-        "breaker": raw.opts.muli_breaker,
-        "limit": state["limits"]["bid"],
-    }
