@@ -1,0 +1,152 @@
+"""The listing API: ``legal_captures``, ``count_captures``, ``maximal_captures`` and the sweep checks."""
+
+from __future__ import annotations
+
+import gc
+from collections import Counter, OrderedDict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from threading import Lock
+from typing import TYPE_CHECKING, Literal
+
+from scorekeeper.cards import Card
+from scorekeeper.engine.fishing.claims import _FRENCH_ORDER, _PLACE, find_grouping
+from scorekeeper.engine.fishing.listing import _Listing, _table_groups
+from scorekeeper.engine.fishing.schemes import ValueScheme, card_sort_key
+from scorekeeper.engine.fishing.search import _Packing, _played_values, _solve_kinds
+
+if TYPE_CHECKING:
+    from scorekeeper.engine.fishing.listing import _Capture
+
+_CACHE_SIZE = 32  # listings kept: every card of the pack on two tables (15 listings per table)
+_CACHE_VECTORS = 200_000  # and no more kind vectors than this in all (~200 bytes each)
+_cache: OrderedDict[tuple[object, ...], _Listing] = OrderedDict()
+_cache_lock = Lock()
+
+
+def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme) -> _Listing:
+    """The listing of ``played`` on ``table``. The played card matters only through its values and
+    (with rank-match) its rank, so e.g. 7♣ and 7♥ share one. The last few are kept: a screen
+    asks about every card of a hand on one table, then about one card's captures."""
+    # The table goes into the key as card places (ints hash fast; cards do not, and the cache
+    # hashes its keys again whenever it is walked).
+    ordered: Sequence[Card] | None = None
+    try:
+        places: tuple[object, ...] = tuple(sorted([_PLACE[card.rank][card.suit] for card in table]))
+    except KeyError:  # not a French card
+        places = ordered = tuple(sorted(table, key=card_sort_key))
+    values = _played_values(played, scheme)
+    key = (scheme, played.rank if scheme.rank_match else None, values, places)
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is not None:
+            _cache.move_to_end(key)
+            return found
+    if ordered is None:
+        ordered = [_FRENCH_ORDER[place] for place in places if isinstance(place, int)]
+    found = _Listing(played, values, ordered, scheme)
+    with _cache_lock:
+        _cache[key] = found
+        # Listings grow after they are stored, so the weight is checked on every new one.
+        weight = sum(len(listing.vectors) for listing in _cache.values())
+        while len(_cache) > 1 and (len(_cache) > _CACHE_SIZE or weight > _CACHE_VECTORS):
+            weight -= len(_cache.popitem(last=False)[1].vectors)
+    return found
+
+
+def legal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
+                   limit: int | None = None, alone: Card | None = None) -> list[_Capture]:
+    """Every distinct non-empty legal capture of ``played`` from ``table``, with a grouping each,
+    smallest first, then by card (the order of the module docstring).
+
+    A capture is a multiset: with two 5♣ on the table, "one 5♣" is listed once. The count can
+    run to tens of thousands on a crowded table, so a screen should pass ``limit`` (the first
+    ``limit`` captures in that order; the cost then grows with the captures returned, not with
+    all of them) and ask :func:`count_captures` for the total. ``alone`` leaves out every
+    capture holding that card together with other cards (MULLE-OPT-MULLE-ALONE: the played
+    card's twin may only be taken on its own).
+    """
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be at least 0, not {limit}")
+    if not table or limit == 0:
+        return []
+    listing = _listing_of(played, table, scheme)
+    if limit is not None and limit <= _SMALL_LISTING:
+        return [capture for chunk in listing.chunks(alone=alone, limit=limit) for capture in chunk]
+    with _collector_paused():
+        return [capture for chunk in listing.chunks(alone=alone, limit=limit) for capture in chunk]
+
+
+_SMALL_LISTING = 1000  # captures asked for below which holding the collector is not worth it
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Hold the cyclic garbage collector while a listing is built: tens of thousands of results
+    (three tracked objects each, none in a cycle) would set off its passes over the growing list
+    again and again — half the time of a big listing. Another thread that finds it held leaves
+    it alone; whoever held it starts it again."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def count_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
+                   alone: Card | None = None, at_most: int | None = None) -> int:
+    """How many captures :func:`legal_captures` would list (same ``alone``), without listing them.
+
+    Captures are counted a kind vector at a time (a product), so millions cost no more than
+    thousands; but a 30-card table can have half a million kind vectors. With ``at_most`` the
+    count stops, smallest captures first, once it reaches ``at_most`` and returns ``at_most``
+    ("at least that many"), which keeps a crowded table as cheap as the listing's ``limit``."""
+    if at_most is not None and at_most < 0:
+        raise ValueError(f"at_most must be at least 0, not {at_most}")
+    if not table:
+        return 0
+    return _listing_of(played, table, scheme).count(alone, at_most)
+
+
+def maximal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme,
+                     by: Literal["inclusion", "count"] = "inclusion") -> list[_Capture]:
+    """The captures of ``played`` not strictly inside another legal capture of it (KASINO-MIS-2),
+    or with ``by="count"`` the ones with the most cards (KASINO-OPT-MISAR-MAXCOUNT); listing order."""
+    if not table:
+        return []
+    listing = _listing_of(played, table, scheme)
+    return list(listing.captures(keep=listing.maximal(by)))
+
+
+def can_capture(played: Card, table: Sequence[Card], scheme: ValueScheme) -> bool:
+    """Whether ``played`` can take anything at all (a single valid group suffices)."""
+    if not table:
+        return False
+    counts = Counter(table)
+    cards = sorted(counts, key=card_sort_key)
+    packing = _Packing([counts[c] for c in cards])
+    return any(any(_table_groups(played, cards, packing, v, scheme)) for v in _played_values(played, scheme))
+
+
+def is_sweep_value(table: Sequence[Card], v: int, scheme: ValueScheme) -> bool:
+    """Whether the whole table splits into groups that each make ``v`` (value matching only)."""
+    if not table or not 0 < v <= scheme.max_value:
+        return False
+    by_value = ValueScheme(name=scheme.name, rank_match=False, max_value=scheme.max_value,
+                           ace_played=(v,), ace_table=scheme.ace_table, lillan_played=(v,),
+                           lillan_table=scheme.lillan_table, storan_played=(v,),
+                           storan_table=scheme.storan_table)
+    return _solve_kinds(Card("A", "S"), table, by_value, v) is not None
+
+
+def sweep_values(table: Sequence[Card], scheme: ValueScheme) -> frozenset[int]:
+    """Every v in 1..max for which the table could be swept by value (KASINO-MIS-4 announcements)."""
+    return frozenset(v for v in range(1, scheme.max_value + 1) if is_sweep_value(table, v, scheme))
+
+
+def can_sweep(played: Card, table: Sequence[Card], scheme: ValueScheme) -> bool:
+    """Whether ``played`` could take the whole table (KASINO-MIS-1's canSweep)."""
+    return bool(table) and find_grouping(played, table, scheme) is not None

@@ -1,0 +1,291 @@
+"""The capture check (MULLE-CAP-4 / KASINO-CAP-4): ``find_grouping`` over tables built once per scheme.
+
+A claim is checked on its counts of each *kind* (the values a card may take, and whether it may
+be taken by rank-match), packed into one int: one _FIELD-bit field per kind of the whole pack,
+the biggest kind in the top field, so the kind to cover next is read off the int's length.
+Everything that depends only on the scheme, the played card and the value is built once per
+scheme and played rank and kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from threading import Lock
+from typing import TYPE_CHECKING, Any
+
+from scorekeeper.cards import Card
+from scorekeeper.engine.fishing.grouping import Grouping
+from scorekeeper.engine.fishing.schemes import _SUIT_ORDER, card_sort_key
+from scorekeeper.engine.fishing.search import (
+    _assign_values,
+    _groups_by_first,
+    _kind_groups,
+    _kinds_of,
+    _Packing,
+    _partition,
+    _played_values,
+    _solve_kinds,
+)
+
+if TYPE_CHECKING:
+    from scorekeeper.engine.fishing.schemes import ValueScheme, _Parts
+
+def find_grouping(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Grouping | None:
+    """A grouping proving ``played`` may take exactly ``taken`` (a multiset), or None if it may not.
+
+    The grouping's groups are worked out when first read: a replay only needs the verdict."""
+    if not taken:
+        return None
+    if len(taken) == 1:
+        return _single(played, taken[0], scheme)
+    # Cards hash slowly (a generated __hash__ and __eq__), so the tables go by rank, then suit.
+    tables = _claim_tables(scheme).get(played.rank, _NONE).get(played.suit)
+    if tables is None or len(taken) > _CLAIM_MOST:  # not a French card, or no real claim: the slow path
+        return _find_slowly(played, taken, scheme)
+    units, by_value = tables
+    state = 0
+    try:
+        for card in taken:
+            state += units[card.rank][card.suit]
+    except KeyError:
+        return _find_slowly(played, taken, scheme)
+    for v, by_top in by_value:
+        solution = _cover(state, by_top)
+        if solution is not None:
+            return Grouping._deferred(v, _Claim(taken, scheme, units, solution), v)
+    return None
+
+
+def _find_slowly(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Grouping | None:
+    for v in _played_values(played, scheme):
+        found = _solve_kinds(played, taken, scheme, v)
+        if found is not None:
+            return found
+    return None
+
+
+# --- The claim check's tables ------------------------------------------------------------------
+#
+# A claim is checked on its counts of each *kind* (the values a card may take, and whether it may
+# be taken by rank-match), packed into one int: one _FIELD-bit field per kind of the whole pack,
+# the biggest kind in the top field, so the kind to cover next is read off the int's length.
+# Everything that depends only on the scheme, the played card and the value — which field each
+# card adds to, and every group (multiset of kinds) making the value, filed by its biggest kind —
+# is built once per scheme and played rank and kept.
+
+_FIELD = 7  # bits per kind: a count of up to 63 and a guard bit (as _Packing lays out caps of 31)
+_CLAIM_MOST = (1 << (_FIELD - 1)) - 1  # bigger claims (never a real table) take the slow path
+_Units = dict[str, dict[str, int]]  # rank, suit: the card's unit in the packed counts
+_ClaimTables = tuple[_Units, list[tuple[int, list[list[int]]]]]
+_claim_cache: dict[int, tuple[ValueScheme, dict[str, dict[str, _ClaimTables]]]] = {}
+_claim_by_value: dict[ValueScheme, dict[str, dict[str, _ClaimTables]]] = {}
+_NONE: dict[str, Any] = {}
+_claim_lock = Lock()
+
+
+def _claim_tables(scheme: ValueScheme) -> dict[str, dict[str, _ClaimTables]]:
+    """Per played card: each card's unit in the packed counts, and per value the groups by top
+    field. Keyed by the scheme's identity (hashing a scheme costs more than the check)."""
+    found = _claim_cache.get(id(scheme))
+    if found is not None and found[0] is scheme:
+        return found[1]
+    with _claim_lock:
+        made = _claim_by_value.get(scheme)  # an equal scheme made by another call
+        if made is None:
+            made = {}
+            shared: dict[tuple[object, ...], _ClaimTables] = {}
+            for rank in _FRENCH_RANKS:
+                for suit in _SUIT_ORDER:
+                    played = Card(rank, suit)
+                    values = _played_values(played, scheme)
+                    key = (values, rank if scheme.rank_match else None)
+                    if key not in shared:
+                        shared[key] = _build_claim_tables(scheme, played, values)
+                    made.setdefault(rank, {})[suit] = shared[key]
+            if len(_claim_by_value) >= 32:
+                _claim_by_value.clear()
+            _claim_by_value[scheme] = made
+        if len(_claim_cache) >= 256:  # scheme objects made per call: keep the cache small
+            _claim_cache.clear()
+        _claim_cache[id(scheme)] = (scheme, made)
+    return made
+
+
+_FRENCH_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_FRENCH_ORDER = sorted((Card(rank, suit) for rank in _FRENCH_RANKS for suit in _SUIT_ORDER), key=card_sort_key)
+_PLACE: dict[str, dict[str, int]] = {}  # rank, suit: the card's place in _FRENCH_ORDER
+for _place, _card in enumerate(_FRENCH_ORDER):
+    _PLACE.setdefault(_card.rank, {})[_card.suit] = _place
+
+
+def _build_claim_tables(scheme: ValueScheme, played: Card, values: tuple[int, ...]) -> _ClaimTables:
+    cards = [Card(rank, suit) for rank in _FRENCH_RANKS for suit in _SUIT_ORDER]
+    kind_of = {card: (scheme.table_values(card), scheme.rank_match and card.rank == played.rank)
+               for card in cards}
+    # _kinds_of's order (biggest first), so the search meets the groups as the slow path does.
+    kinds = sorted(set(kind_of.values()), key=lambda k: (-min(k[0]), -max(k[0]), k[1]))
+    top = len(kinds) - 1
+    units: _Units = {}
+    for card, kind in kind_of.items():
+        units.setdefault(card.rank, {})[card.suit] = 1 << (_FIELD * (top - kinds.index(kind)))
+    packing = _Packing([31] * len(kinds))  # no group holds more than 16 cards
+    assert packing.width == _FIELD
+    by_value: list[tuple[int, list[list[int]]]] = []
+    for v in values:
+        by_first = _kind_groups(kinds, packing, v, scheme.max_value)
+        # _kind_groups numbers kinds biggest first from the bottom field; here the biggest is on top.
+        by_top = [[_flip(group, top) for group in by_first[top - f]] for f in range(top + 1)]
+        by_value.append((v, by_top))
+    return units, by_value
+
+
+def _flip(packed: int, top: int) -> int:
+    """The fields of ``packed`` in reverse order (field i to field top - i)."""
+    mask = (1 << _FIELD) - 1
+    out = 0
+    for i in range(top + 1):
+        out |= ((packed >> (_FIELD * i)) & mask) << (_FIELD * (top - i))
+    return out
+
+
+_GUARD = sum(1 << (_FIELD * (i + 1) - 1) for i in range(40))
+
+
+def _cover(start: int, by_top: Sequence[Sequence[int]]) -> list[int] | None:
+    """Groups (packed, in the order chosen) that exactly cover ``start``, or None: depth first,
+    the biggest kind left covered first, memoised on the states that failed."""
+    chosen: list[int] = []
+    if _solve(start, by_top, set(), chosen):
+        chosen.reverse()
+        return chosen
+    return None
+
+
+def _solve(state: int, by_top: Sequence[Sequence[int]], failed: set[int], chosen: list[int]) -> bool:
+    # A module function, not a closure: a recursive closure is a reference cycle per call.
+    guard = _GUARD
+    for group in by_top[(state.bit_length() - 1) // _FIELD]:
+        rest = (state | guard) - group
+        if rest & guard == guard:
+            rest ^= guard
+            if not rest:
+                chosen.append(group)
+                return True
+            if rest not in failed:
+                if _solve(rest, by_top, failed, chosen):
+                    chosen.append(group)
+                    return True
+                failed.add(rest)
+    return False
+
+
+class _Claim:
+    """What a claim's grouping is worked out from, when first read (see Grouping._resolve)."""
+
+    __slots__ = ("taken", "scheme", "units", "solution")
+
+    def __init__(self, taken: Sequence[Card], scheme: ValueScheme, units: _Units,
+                 solution: list[int]) -> None:
+        self.taken, self.scheme, self.units, self.solution = taken, scheme, units, solution
+
+    def parts(self, value: int) -> tuple[_Parts, None]:
+        """The taken cards dealt into the groups found, as the slow path deals them (each kind's
+        cards in card order, the last one first) and shown as ``_grouping_parts`` has them."""
+        info = _card_info(self.scheme)
+        units = self.units
+        # (order, values, card) per card, in card order.
+        rows = sorted([(*info[card.rank][card.suit], card) for card in self.taken], key=_first)
+        pools: dict[int, list[tuple[int, tuple[int, ...], Card]]] = {}
+        for row in rows:
+            card = row[2]
+            pools.setdefault(units[card.rank][card.suit], []).append(row)
+        made: list[tuple[tuple[int, list[int]], tuple[Card, ...], tuple[int, ...], bool]] = []
+        for packed in self.solution:
+            group: list[tuple[int, tuple[int, ...], Card]] = []
+            split = _split.get(packed)
+            if split is None:
+                split = _split[packed] = _split_group(packed)
+            for unit, count in split:
+                pool = pools[unit]
+                for _ in range(count):
+                    group.append(pool.pop())
+            group.sort(key=_first)
+            options = tuple([row[1] for row in group])
+            if len(group) == 1 and value not in options[0]:
+                counted, ranked = options[0][:1], True
+            else:
+                found = _assigned.get((value, options))
+                if found is None:
+                    found = _assigned[(value, options)] = _assign_values(options, value)
+                counted, ranked = found, False
+            made.append(((-len(group), [row[0] for row in group]), tuple([row[2] for row in group]),
+                         counted, ranked))
+        made.sort(key=_first)
+        return (tuple([m[1] for m in made]), tuple([m[2] for m in made]), tuple([m[3] for m in made])), None
+
+
+# A packed group as (unit, count) per kind, biggest kind first; groups come from the claim
+# tables, so there are a few thousand at most.
+_split: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _split_group(packed: int) -> tuple[tuple[int, int], ...]:
+    mask = (1 << _FIELD) - 1
+    fields = range((packed.bit_length() + _FIELD - 1) // _FIELD - 1, -1, -1)
+    return tuple((1 << (_FIELD * f), (packed >> (_FIELD * f)) & mask) for f in fields
+                 if (packed >> (_FIELD * f)) & mask)
+
+
+def _first(row: tuple[Any, ...]) -> Any:
+    return row[0]
+
+
+_Info = dict[str, dict[str, tuple[int, tuple[int, ...]]]]
+_info_cache: dict[int, tuple[ValueScheme, _Info]] = {}
+
+
+def _card_info(scheme: ValueScheme) -> _Info:
+    """Per French card (rank, suit): its place in card order, and its values as a table card."""
+    found = _info_cache.get(id(scheme))
+    if found is None or found[0] is not scheme:
+        info: _Info = {}
+        for place, card in enumerate(_FRENCH_ORDER):
+            info.setdefault(card.rank, {})[card.suit] = (place, scheme.table_values(card))
+        if len(_info_cache) >= 64:
+            _info_cache.clear()
+        found = _info_cache[id(scheme)] = (scheme, info)
+    return found[1]
+
+
+# The values a group's cards count (``_assign_values``), by value and the cards' value options.
+_assigned: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[int, ...]] = {}
+
+
+def _single(played: Card, card: Card, scheme: ValueScheme) -> Grouping | None:
+    """The common one-card capture, answered without the search (same value order as the search)."""
+    table_values = scheme.table_values(card)
+    ranked = scheme.rank_match and card.rank == played.rank
+    for v in _played_values(played, scheme):
+        if v in table_values:
+            return Grouping(v, ((card,),), ((v,),), (False,))
+        if ranked:
+            return Grouping(v, ((card,),), ((table_values[0],),), (True,))
+    return None
+
+
+def legal_with_mixed_values(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> bool:
+    """Whether ``taken`` would split into groups if the played card could count a different value
+    for each group. Used only to explain a refusal by the one-value rule (MULLE-CAP-1, KASINO-CAP-1)."""
+    if not taken:
+        return False
+    kinds, pools = _kinds_of(played, taken, scheme)
+    packing = _Packing([len(pool) for pool in pools])
+    values = [k[0] for k in kinds]
+    merged: list[list[int]] = [[] for _ in kinds]
+    for v in _played_values(played, scheme):
+        for i, groups in enumerate(_groups_by_first(values, packing, v, scheme.max_value)):
+            merged[i].extend(g for g in groups if g not in merged[i])
+    for i, kind in enumerate(kinds):
+        if kind[1] and packing.unit(i) not in merged[i]:
+            merged[i].append(packing.unit(i))
+    return _partition(packing, merged, packing.full) is not None
