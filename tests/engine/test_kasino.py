@@ -495,7 +495,7 @@ def test_mis_1_a_breach_is_found_only_from_cards_of_the_same_round() -> None:
     while sim.state.phase == "play":
         sim.play_one()
         for p in sim.state.proposals:
-            assert p.evidence["evidence_at_turn"] - 1 < (p.turn // 8 + 1) * 8
+            assert p.evidence["evidence_at_turn"] - 1 < ((p.data["turn"] - 1) // 8 + 1) * 8
     assert sim.state.proposals, "this seed breaks the forced tabbe at least once"
 
 
@@ -504,7 +504,7 @@ def test_opt_misar_penalty_b_a_short_capture_stands_and_costs_five() -> None:
     s = play(s, 0, "7H", "7S")
     assert [str(c) for c in s.table] == ["3C", "4D", "5H"]
     (proposal,) = s.pending
-    assert proposal.breach == "KASINO-MIS-2" and proposal.rule == "KASINO-OPT-MISAR-PENALTY-B"
+    assert proposal.data["breach"] == "KASINO-MIS-2" and proposal.rule == "KASINO-OPT-MISAR-PENALTY-B"
     s = K.apply(s, {"type": "confirm", "proposal": proposal.id})
     assert s.scores == (5, 0, 0)
 
@@ -540,7 +540,7 @@ def test_mis_5_the_next_deal_waits_for_pending_penalties() -> None:
     assert end.phase == "settling"
     assert refused(end, {"type": "deal", "table": "5D 9S KH AC"}).rule == "KASINO-MIS-5"
     first = end.pending[0]
-    assert first.player == 1 and first.turn == 1
+    assert first.player == 1 and first.data["turn"] == 2  # the second play, shown 1-based
     for p in end.pending:
         end = K.apply(end, {"type": "confirm" if p is first else "dismiss", "proposal": p.id})
     assert end.phase == "between"
@@ -694,7 +694,7 @@ def _drag_misar_known_draw(**options: Any) -> KasinoState:
 def test_drag_5_opt_drag_misar_a_known_draw_shows_a_missed_tabbe_at_once() -> None:
     s = play(_drag_misar_known_draw(), 0, "2H")
     (proposal,) = s.pending
-    assert proposal.player == 0 and proposal.turn == 2 and proposal.evidence["could_sweep_with"] == "JH"
+    assert proposal.player == 0 and proposal.data["turn"] == 3 and proposal.evidence["could_sweep_with"] == "JH"
     err = refused_play(_drag_misar_known_draw(misar_strict=True), 0, "2H")
     assert err.rule == "KASINO-MIS-1" and err.facts["take_back_to"] == 3
 

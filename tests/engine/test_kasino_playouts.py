@@ -239,7 +239,8 @@ def check_deal_end(sim: Sim) -> None:
             else:
                 assert s.end_rule == "KASINO-MIS-9" and not alive
         # Every MIS-1 breach the engine proposed was a real one ...
-        found = {(p.deal, p.turn, p.player) for p in s.proposals if p.breach == "KASINO-MIS-1" and p.status != "void"}
+        found = {(p.deal, p.data["turn"] - 1, p.player) for p in s.proposals
+                 if p.data["breach"] == "KASINO-MIS-1" and p.status != "void"}
         assert found <= sim.breaches
         if not cfg.drag or sim.enter_draws == 1.0:
             # ... and with the hands fully known by the end of the deal, none escaped.

@@ -19,16 +19,25 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
-from scorekeeper.engine.kasino import Kasino, KasinoState
+from scorekeeper.engine.kasino import (
+    ACE_POINTS,
+    KNOCKOUT,
+    LILLAN,
+    LILLAN_POINTS,
+    STORAN,
+    STORAN_POINTS,
+    TABBE_POINTS,
+    TABLE_START,
+    TARGET,
+    Kasino,
+    KasinoState,
+)
 from scorekeeper.localize import language, localize
 from scorekeeper.web.views import register
 from scorekeeper.web.views.fishing import hint_arg, join, pretty, side_labels
 
-TARGET = 16
-KNOCKOUT = 21
-TABLE_SIZE = 4
+TABLE_SIZE = TABLE_START
 HINT_LIMIT = 40  # a crowded table can have thousands of captures; the list shows the first ones
-STORAN, LILLAN = "10D", "2S"
 
 
 @register("kasino")
@@ -249,16 +258,16 @@ def move_pops(move: Mapping[str, Any]) -> list[dict[str, Any]]:
         return []
     taken = [move["card"], *move["capture"]]
     pops = []
-    if STORAN in taken:
-        pops.append({"text": _("Storan"), "points": 2, "rule": "KASINO-COMP-4"})
-    if LILLAN in taken:
-        pops.append({"text": _("Lillan"), "points": 1, "rule": "KASINO-COMP-4"})
+    if str(STORAN) in taken:
+        pops.append({"text": _("Storan"), "points": STORAN_POINTS, "rule": "KASINO-COMP-4"})
+    if str(LILLAN) in taken:
+        pops.append({"text": _("Lillan"), "points": LILLAN_POINTS, "rule": "KASINO-COMP-4"})
     aces = sum(1 for code in taken if code.startswith("A"))
     if aces:
-        pops.append({"text": ngettext("Ace", "%(num)s aces", aces), "points": aces, "rule": "KASINO-COMP-4"})
+        pops.append({"text": ngettext("Ace", "%(num)s aces", aces), "points": aces * ACE_POINTS, "rule": "KASINO-COMP-4"})
     if move["tabbe"]:
         if move["tabbe_scores"]:
-            pops.append({"text": _("Tabbe"), "points": 1, "rule": "KASINO-TURN-5"})
+            pops.append({"text": _("Tabbe"), "points": TABBE_POINTS, "rule": "KASINO-TURN-5"})
         else:
             pops.append({"text": _("Tabbe, no point in the last round"), "points": 0,
                          "rule": "KASINO-OPT-NO-LAST-TABBE"})
