@@ -620,7 +620,8 @@ def test_rulebook_covers_every_rule_the_engine_cites() -> None:
     root = Path(__file__).resolve().parents[2]
     book = (root / "scorekeeper" / "rulebook" / "mulle.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\* \*\*(MULLE-[A-Z]+-[0-9A-Z-]+)\*\*", book, flags=re.MULTILINE))
-    cited = set(re.findall(r'"(MULLE-[A-Z]+-[0-9A-Z-]+)"', (root / "scorekeeper" / "engine" / "mulle.py").read_text()))
+    source = "".join(p.read_text() for p in sorted((root / "scorekeeper" / "engine" / "mulle").rglob("*.py")))
+    cited = set(re.findall(r'"(MULLE-[A-Z]+-[0-9A-Z-]+)"', source))
     assert cited and cited <= listed
     for section in ("COMP", "DEAL", "TURN", "CAP", "SCORE", "END", "OPT", "AMB", "TV", "EX"):
         assert any(rule.startswith(f"MULLE-{section}-") for rule in listed)

@@ -19,14 +19,13 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
-from scorekeeper.engine.mulle import COPIES, TALLY, TALLY_CAPS, Mulle, MulleState
+from scorekeeper.engine.mulle import COPIES, TALLY, TALLY_CAPS, TALLY_ORDER, Mulle, MulleState
 from scorekeeper.localize import localize
 from scorekeeper.web.views import register
 from scorekeeper.web.views.fishing import hint_arg, join, pretty, side_labels
 
 HINTS_SHOWN = 40      # captures listed for one card; more are counted, not shown
 COUNT_UP_TO = 100_000  # beyond this the screen says "100000+" rather than count on
-TALLY_ORDER = ("ace", "two_of_spades", "ten_of_diamonds", "tabbe", "mulle", "last_capture", "most_spades")
 
 
 @register("mulle")
