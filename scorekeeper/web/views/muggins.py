@@ -21,13 +21,13 @@ from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, Card, NotationError, parse_card
 from scorekeeper.engine.base import MalformedEvent, RuleViolation
-from scorekeeper.engine.muggins import DEAL_TABLE, Muggins, MugginsState, placements_for
+from scorekeeper.engine.muggins import DEAL_TABLE, PACK, Muggins, MugginsState, placements_for
 from scorekeeper.localize import card_words, localize
 from scorekeeper.web import asset
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register
 
-PACK_CODES: tuple[str, ...] = tuple(r + s for s in FRENCH_SUITS for r in FRENCH_RANKS)
+PACK_CODES: tuple[str, ...] = tuple(str(card) for card in PACK)
 STORY_LINES = 12
 
 
