@@ -10,7 +10,6 @@ from scorekeeper.engine.base import (
     JSON,
     BaseRules,
     Event,
-    MalformedEvent,
     Mode,
     OptionSpec,
     Outcome,
@@ -22,6 +21,7 @@ from scorekeeper.engine.base import (
     int_field,
     str_field,
 )
+from scorekeeper.engine.core import Dispatch
 from scorekeeper.engine.messages import M, Msg
 
 MAX_POINTS = 10_000
@@ -79,30 +79,8 @@ class ScorePad(BaseRules):
                         scores=(opts["start"],) * sides.count)
 
     def apply(self, state: PadState, event: Mapping[str, Any]) -> PadState:
-        if event.get("type") != "points":
-            raise MalformedEvent(M("the score pad knows only 'points' events, not %(kind)s",
-                                   kind=repr(event.get("type"))), event)
-        side = int_field(event, "side", minimum=0)
-        points = int_field(event, "points", minimum=-MAX_POINTS, maximum=MAX_POINTS)
-        note = str_field(event, "note", default="", max_len=200)
-        if side >= state.sides.count:
-            raise RuleViolation("SCOREPAD-PLAY-1", M("there is no side %(side)s; this table has %(count)s", side=side,
-                                                     count=state.sides.count),
-                                side=side)
-        if state.over:
-            raise RuleViolation("SCOREPAD-END-2", M("the game is over; undo the last entry to correct it"))
-        scores = list(state.scores)
-        scores[side] += points
-        totals = tuple(scores)
-        round_no = _round_for(state.entries, side)
-        reached = totals[side] <= state.target if state.counts_down else totals[side] >= state.target
-        return replace(
-            state,
-            scores=totals,
-            entries=state.entries + (Entry(side, points, note, totals, round_no),),
-            winner=side if reached else None,
-            scored=(Scored(side, points, "points", "SCOREPAD-PLAY-2", note),),
-        )
+        handler, event = _EVENTS.route(event, state.mode)
+        return handler(state, event)
 
     def outcome(self, state: PadState) -> Outcome | None:
         if state.winner is None:
@@ -153,3 +131,31 @@ def _rounds(state: PadState) -> list[JSON]:
         row["notes"][entry.side] = entry.note
         row["totals"] = list(entry.totals)
     return list(rounds.values())
+
+
+def on_points(state: PadState, event: Mapping[str, Any]) -> PadState:
+    side = int_field(event, "side", minimum=0)
+    points = int_field(event, "points", minimum=-MAX_POINTS, maximum=MAX_POINTS)
+    note = str_field(event, "note", default="", max_len=200)
+    if side >= state.sides.count:
+        raise RuleViolation("SCOREPAD-PLAY-1", M("there is no side %(side)s; this table has %(count)s", side=side,
+                                                 count=state.sides.count),
+                            side=side)
+    if state.over:
+        raise RuleViolation("SCOREPAD-END-2", M("the game is over; undo the last entry to correct it"))
+    scores = list(state.scores)
+    scores[side] += points
+    totals = tuple(scores)
+    round_no = _round_for(state.entries, side)
+    reached = totals[side] <= state.target if state.counts_down else totals[side] >= state.target
+    return replace(
+        state,
+        scores=totals,
+        entries=state.entries + (Entry(side, points, note, totals, round_no),),
+        winner=side if reached else None,
+        scored=(Scored(side, points, "points", "SCOREPAD-PLAY-2", note),),
+    )
+
+
+# The one event, in either mode.
+_EVENTS = Dispatch[PadState]("Score pad", adjudicate={"points": on_points}, tally={"points": on_points})
