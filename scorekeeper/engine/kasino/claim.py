@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 # --- claim and misdeal ---------------------------------------------------------------------------
 
-def claim_game(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
+def on_claim(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
     if not s.cfg.claim:
         raise RuleViolation("KASINO-VAR-CLAIM", M("claims are not part of this game (option claim is off)"))
     if s.phase == "over":

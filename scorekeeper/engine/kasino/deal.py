@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 # --- Handlers ---
 
-def draw_dealer(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
+def on_draw_dealer(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
     raw = event.get("cards")
     if not isinstance(raw, list) or len(raw) != len(s.players):
         raise MalformedEvent(M("'cards' must list one card (or null) per player, %(n)s in all",
@@ -48,7 +48,7 @@ def draw_dealer(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
     return replace(s, draw=DealerDraw(tuple(cards), () if dealer is not None else top, dealer),
                    announce=announce, scored=())
 
-def deal_cards(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
+def on_deal(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
     require_between_deals(s)
     dealer = dealer_for(s, event)
     raw = event.get("table")

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
 # --- play --------------------------------------------------------------------------------------
 
-def play_card(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
+def on_play(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
     require_playing(s)
     cfg = s.cfg
     player = active_player(s, event)
@@ -214,7 +214,7 @@ def end_deal(s: KasinoState) -> KasinoState:
 
 # --- misär proposals ---------------------------------------------------------------------------
 
-def resolve_proposal(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
+def on_verdict(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
     pid = int_field(event, "proposal", minimum=0)
     found = next((p for p in s.proposals if p.id == pid), None)
     if found is None or found.status != "pending":
@@ -243,7 +243,7 @@ def resolve_proposal(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
         state = _settle(state, state.summary)
     return state
 
-def misdeal(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
+def on_misdeal(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
     if s.phase != "play":
         raise RuleViolation("KASINO-AMB-12", M("a misdeal can only be called while a deal is in progress"))
     scored: list[Scored] = []

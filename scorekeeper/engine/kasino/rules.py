@@ -24,10 +24,10 @@ from scorekeeper.engine.capture import (
     maximal_captures,
 )
 from scorekeeper.engine.core import Dispatch
-from scorekeeper.engine.kasino.claim import claim_game
-from scorekeeper.engine.kasino.deal import deal_cards, draw_dealer
+from scorekeeper.engine.kasino.claim import on_claim
+from scorekeeper.engine.kasino.deal import on_deal, on_draw_dealer
 from scorekeeper.engine.kasino.misar import _known_hand
-from scorekeeper.engine.kasino.play import misdeal, play_card, resolve_proposal
+from scorekeeper.engine.kasino.play import on_misdeal, on_play, on_verdict
 from scorekeeper.engine.kasino.scoring import _claimable
 from scorekeeper.engine.kasino.state import (
     PACK,
@@ -44,7 +44,7 @@ from scorekeeper.engine.kasino.state import (
     _sweeps,
     _upcoming_dealer,
 )
-from scorekeeper.engine.kasino.tally import add_penalty, deal_result
+from scorekeeper.engine.kasino.tally import on_deal_result, on_penalty
 from scorekeeper.engine.messages import Join, M, Msg
 
 # --- The rules ----------------------------------------------------------------------------------
@@ -254,18 +254,18 @@ class Kasino(BaseRules):
 _EVENTS = Dispatch[KasinoState](
     "Kasino",
     adjudicate={
-        "draw_dealer": draw_dealer,
-        "deal": deal_cards,
-        "play": play_card,
-        "confirm": resolve_proposal,
-        "dismiss": resolve_proposal,
-        "claim": claim_game,
-        "misdeal": misdeal,
+        "draw_dealer": on_draw_dealer,
+        "deal": on_deal,
+        "play": on_play,
+        "confirm": on_verdict,
+        "dismiss": on_verdict,
+        "claim": on_claim,
+        "misdeal": on_misdeal,
     },
     tally={
-        "draw_dealer": draw_dealer,
-        "deal_result": deal_result,
-        "penalty": add_penalty,
-        "claim": claim_game,
+        "draw_dealer": on_draw_dealer,
+        "deal_result": on_deal_result,
+        "penalty": on_penalty,
+        "claim": on_claim,
     },
 )

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 # --- tally mode ----------------------------------------------------------------------------------
 
-def deal_result(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
+def on_deal_result(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
     require_between_deals(s)
     dealer = dealer_for(s, event) if (event.get("dealer") is not None or s.dealer is not None
                                             or (s.draw is not None and s.draw.dealer is not None)) else None
@@ -37,7 +37,7 @@ def deal_result(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
     summary = score_deal(state.deal_no, facts, s.sides, s.cfg)
     return _close_deal(state, summary, dealer)
 
-def add_penalty(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
+def on_penalty(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
     if not s.cfg.misar:
         raise RuleViolation("KASINO-MIS-5", M("penalties belong to Kasino misär"))
     if s.phase == "over":

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 # --- Handlers ---
 
-def deal_table(state: MulleState, event: Mapping[str, Any]) -> MulleState:
+def on_deal(state: MulleState, event: Mapping[str, Any]) -> MulleState:
     if state.phase == "play":
         left = plays_left(state)
         raise RuleViolation("MULLE-TURN-7", M("deal %(deal)s is still being played: %(left)s more card "
@@ -89,7 +89,7 @@ def plays_left(state: MulleState) -> int:
     later = sum(state.rounds[state.round_no:]) * state.n
     return state.n * state.hand_size - state.plays_in_round + later
 
-def play_card(state: MulleState, event: Mapping[str, Any]) -> MulleState:
+def on_play(state: MulleState, event: Mapping[str, Any]) -> MulleState:
     if state.phase != "play":
         raise RuleViolation("MULLE-DEAL-3", M("no deal is in progress: deal the table cards first"))
     player = int_field(event, "player", minimum=0, maximum=state.n - 1)

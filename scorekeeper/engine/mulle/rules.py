@@ -25,7 +25,7 @@ from scorekeeper.engine.capture import (
 )
 from scorekeeper.engine.core import Dispatch
 from scorekeeper.engine.messages import M, Msg
-from scorekeeper.engine.mulle.play import deal_table, play_card, plays_left
+from scorekeeper.engine.mulle.play import on_deal, on_play, plays_left
 from scorekeeper.engine.mulle.state import (
     ALL_CARDS,
     HINT_LIMIT,
@@ -37,7 +37,7 @@ from scorekeeper.engine.mulle.state import (
     _sweep_and_mulle,
     _tally_word,
 )
-from scorekeeper.engine.mulle.tally import tally_deal, tally_facts
+from scorekeeper.engine.mulle.tally import on_tally, on_tally_deal
 
 
 class Mulle(BaseRules):
@@ -229,5 +229,5 @@ class Mulle(BaseRules):
 
 
 # Each mode's events and their handlers.
-_EVENTS = Dispatch[MulleState]("Mulle", adjudicate={"deal": deal_table, "play": play_card},
-                               tally={"deal": tally_deal, "tally": tally_facts})
+_EVENTS = Dispatch[MulleState]("Mulle", adjudicate={"deal": on_deal, "play": on_play},
+                               tally={"deal": on_tally_deal, "tally": on_tally})

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 # --- Tally mode -----------------------------------------------------------------------
 
-def tally_deal(state: MulleState, event: Mapping[str, Any]) -> MulleState:
+def on_tally_deal(state: MulleState, event: Mapping[str, Any]) -> MulleState:
     dealer = dealer_of(state, event)
     history = state.history
     if state.deal_no:
@@ -42,7 +42,7 @@ def tally_record(state: MulleState) -> DealRecord:
                       points=state.deal_points, scores=state.scores, sweeps=zeros, mulles=zeros,
                       piles=zeros, spades=zeros)
 
-def tally_facts(state: MulleState, event: Mapping[str, Any]) -> MulleState:
+def on_tally(state: MulleState, event: Mapping[str, Any]) -> MulleState:
     what_raw = event.get("what")
     what = TALLY_ALIASES.get(what_raw, what_raw) if isinstance(what_raw, str) else None
     if what not in TALLY:
