@@ -11,7 +11,7 @@ or dismisses, and a confirmed one is scored by MULAT-SCORE-9.
 from __future__ import annotations
 
 from scorekeeper.engine.mulatschak.rules import Mulatschak
-from scorekeeper.engine.mulatschak.scoring import deal_changes
+from scorekeeper.engine.mulatschak.scoring import deal_changes, stay_home_cost
 from scorekeeper.engine.mulatschak.state import (
     BID_LIMIT,
     BREACH_RULES,
@@ -33,4 +33,4 @@ from scorekeeper.engine.mulatschak.state import (
 )
 from scorekeeper.engine.mulatschak.tally import resume
 
-__all__ = ["BID_LIMIT", "BREACH_RULES", "Call", "Deal", "Exchange", "HIGH_RANKS", "M", "MulState", "Mulatschak", "ORDER", "Opts", "Phase", "Row", "START", "STAY_LIMIT", "SUITS", "SUIT_NAMES", "WELI", "deal_changes", "resume"]
+__all__ = ["BID_LIMIT", "BREACH_RULES", "Call", "Deal", "Exchange", "HIGH_RANKS", "M", "MulState", "Mulatschak", "ORDER", "Opts", "Phase", "Row", "START", "STAY_LIMIT", "SUITS", "SUIT_NAMES", "WELI", "deal_changes", "resume", "stay_home_cost"]

@@ -22,6 +22,11 @@ from scorekeeper.engine.mulatschak.state import (
 )
 
 
+def stay_home_cost(opts: Opts, multiplier: int) -> int:
+    """What staying home adds to a player's score (MULAT-SCORE-5 and the stay-home options)."""
+    return 0 if opts.stayhome_free else (1 if opts.stayhome_flat else multiplier)
+
+
 def deal_changes(opts: Opts, n: int, declarer: int, contract: int, home: Sequence[int],
                  tricks: Sequence[int], multiplier: int, revokes: Sequence[int],
                  breaker: int | None) -> list[tuple[int, str, str]]:
@@ -31,8 +36,7 @@ def deal_changes(opts: Opts, n: int, declarer: int, contract: int, home: Sequenc
     made = contract == 5 and tricks[declarer] == 5
     for p in range(n):
         if p in home:
-            flat = 0 if opts.stayhome_free else (1 if opts.stayhome_flat else m)
-            out.append((flat, "stayed home", "MULAT-SCORE-5"))
+            out.append((stay_home_cost(opts, m), "stayed home", "MULAT-SCORE-5"))
         elif p in revokes:
             penalty = 10 * m if p == declarer else 5 * m
             out.append((penalty, "revoke: scored as failed", "MULAT-SCORE-9"))

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from scorekeeper.cards import GERMAN_RANKS, GERMAN_SUITS, Card
-from scorekeeper.engine.mulatschak import MulState
+from scorekeeper.engine.mulatschak import BREACH_RULES, MulState, stay_home_cost
 from scorekeeper.engine.tricks import check_play
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views.mulatschak.terms import (
@@ -21,10 +21,6 @@ from scorekeeper.web.views.mulatschak.terms import (
     term,
     term_text,
 )
-
-BREACH_RULE = {"follow": "MULAT-PLAY-3", "trump": "MULAT-PLAY-4", "head": "MULAT-PLAY-5"}
-
-
 
 
 def _pack_codes(raw: MulState) -> list[str]:
@@ -182,9 +178,7 @@ def stay_controls(state: Mapping[str, Any], raw: MulState, hints: list[dict[str,
             why = {"text": _("3 points or less: must play."), "rule": "MULAT-STAY-3"}
         else:
             why = {"text": _("Everyone else stayed home: the last one must play."), "rule": "MULAT-STAY-4"}
-    m = deal["multiplier"]
-    cost = 0 if raw.opts.stayhome_free else (1 if raw.opts.stayhome_flat else m)
-    return {"can_home": can_home, "why": why, "cost": cost,
+    return {"can_home": can_home, "why": why, "cost": stay_home_cost(raw.opts, deal["multiplier"]),
             "home_spoken": term_text("daheim bleiben")}
 
 
@@ -233,12 +227,12 @@ def play_controls(state: Mapping[str, Any], raw: MulState, hints: list[dict[str,
         if code not in legal and deal["trump"]:
             breach = check_play(hand, [x for _, x in trick], c, deal["trump"], raw.opts.duties)
             if breach is not None:
-                item["rule"] = BREACH_RULE[breach.kind]
+                item["rule"] = BREACH_RULES[breach.kind]
                 notes.setdefault(item["rule"], []).append(_card_word(code))
         cards.append(item)
     why = {"follow": _("must follow suit"), "trump": _("must play a trump"), "head": _("must beat the trick")}
     reasons = [{"rule": rule, "text": _("Not allowed now: %(cards)s — %(why)s.", cards=", ".join(codes),
-                                        why=why[next(k for k, v in BREACH_RULE.items() if v == rule)])}
+                                        why=why[next(k for k, v in BREACH_RULES.items() if v == rule)])}
                for rule, codes in notes.items()]
     return {"known": True, "hand": cards, "reasons": reasons, "grid": []}
 
