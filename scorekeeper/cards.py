@@ -231,19 +231,10 @@ def suit_name(suit: str, lang: str = "en", pack: Pack = "french") -> str:
 # --- Names in running text (messages, verdicts, history) --------------------------------------
 
 # What players call the cards at the table: "ruter tia", "klöver åtta"; "Karo-Zehn", "Kreuz-Acht".
+# The same words as the spoken names; only German joins them with a hyphen in writing.
 _RUNNING_FRENCH: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
-    "sv": (
-        {"A": "ess", "J": "knekt", "Q": "dam", "K": "kung", "2": "tvåa", "3": "trea", "4": "fyra",
-         "5": "femma", "6": "sexa", "7": "sjua", "8": "åtta", "9": "nia", "10": "tia"},
-        {"S": "spader", "H": "hjärter", "D": "ruter", "C": "klöver"},
-        "{suit} {rank}",
-    ),
-    "de": (
-        {"A": "Ass", "J": "Bube", "Q": "Dame", "K": "König", "2": "Zwei", "3": "Drei", "4": "Vier",
-         "5": "Fünf", "6": "Sechs", "7": "Sieben", "8": "Acht", "9": "Neun", "10": "Zehn"},
-        {"S": "Pik", "H": "Herz", "D": "Karo", "C": "Kreuz"},
-        "{suit}-{rank}",
-    ),
+    "sv": _FRENCH_NAMES["sv"],
+    "de": (*_FRENCH_NAMES["de"][:2], "{suit}-{rank}"),
 }
 # The German pack is named the Austrian way at every table: Herz-Sau, Schellen-Ober, Eichel-Zehner.
 _RUNNING_GERMAN_SUITS = {"H": "Herz", "S": "Schellen", "L": "Laub", "E": "Eichel"}

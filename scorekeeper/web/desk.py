@@ -22,6 +22,7 @@ from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, GERMAN_RANKS, GERMAN_S
 from scorekeeper.service import TableError
 from scorekeeper.web import access
 from scorekeeper.web.desk_api import KINDS, judge
+from scorekeeper.web.forms import whole_number
 
 bp = Blueprint("desk", __name__, url_prefix="/desk")
 
@@ -52,7 +53,8 @@ def _cards(args: Any, name: str) -> list[str]:
 
 def _int(args: Any, name: str, default: int) -> int:
     raw = _field(args, name)
-    return int(raw) if raw.lstrip("-").isdigit() else default
+    number = whole_number(raw.removeprefix("-"))
+    return default if number is None else (-number if raw.startswith("-") else number)
 
 
 def _on(args: Any, name: str) -> bool:
@@ -96,7 +98,7 @@ def body_from(game: str, kind: str, args: Any) -> dict[str, Any] | None:
         raw = [_field(args, f"t{s}") for s in range(n)]
         if not any(raw):
             return None
-        tricks = [int(t) if t.isdigit() else None for t in raw]
+        tricks = [whole_number(t, digits=2) for t in raw]
         marked = [s for s in range(n) if _on(args, f"r{s}")]
         if kind == "pot":
             return {"kind": kind, "pot": _int(args, "pot", n), "taker": _int(args, "taker", 0), "tricks": tricks,

@@ -2,7 +2,7 @@
 
 ``POST /api/v1/desk/<game>`` judges a position sent as JSON (a trick, a pot, a sheet line, a
 Muggins card, a capture); ``GET /api/v1/tables/<id>/review?deal=n`` reviews a table's deal
-from its own log. The work is the engine's (engine/desk*.py, engine/review.py); this module
+from its own log. The work is the engine's (engine/analysis/); this module
 reads the request, names the error and renders the sentences in the reader's language.
 """
 
@@ -30,6 +30,7 @@ from scorekeeper.localize import localize, tr
 from scorekeeper.models import Table
 from scorekeeper.service import TableError
 from scorekeeper.web.desk_texts import line_text, misar_text, review_json, trick_json
+from scorekeeper.web.forms import whole_number
 
 bp = Blueprint("desk_api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens or nothing at all, never cookies
@@ -108,9 +109,9 @@ def review_api(table_id: str) -> Response:
     raw = request.args.get("deal")
     deal: int | None = None
     if raw is not None:
-        if not raw.isdigit() or not 0 < int(raw) < 100_000:
+        deal = whole_number(raw, digits=5)
+        if not deal:
             raise TableError(400, "bad_request", f"'deal' must be a deal number, not {raw!r}")
-        deal = int(raw)
     result, hidden = table_review(table, deal)
     if deal is not None and deal not in result.deals:
         raise TableError(404, "not_found", f"table {table.id} has no deal {deal}")

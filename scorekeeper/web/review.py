@@ -7,6 +7,7 @@ from flask import Blueprint, abort, render_template, request, url_for
 from scorekeeper.web import access
 from scorekeeper.web.desk_api import table_review
 from scorekeeper.web.desk_texts import cards_text, review_text
+from scorekeeper.web.forms import whole_number
 from scorekeeper.web.tables import load
 
 bp = Blueprint("review", __name__)
@@ -18,7 +19,8 @@ def page(table_id: str) -> str:
     if access.cap_of(table) is None:
         abort(403)
     raw = request.args.get("deal", "")
-    deal = int(raw) if raw.isdigit() and 0 < int(raw) < 100_000 else None
+    number = whole_number(raw, digits=5)
+    deal = number if number else None
     result, hidden = table_review(table, deal)
     names = tuple(table.players)
     pack = "german" if table.game == "mulatschak" else "french"

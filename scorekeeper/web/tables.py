@@ -102,9 +102,9 @@ def create() -> WerkzeugResponse | tuple[str, int]:
                                error=exc), exc.status
     access.grant(table, "write")
     # The opener says which seat is theirs on the form (the first player unless told otherwise).
-    mine = form.get("seat", "0")
-    if mine.isdigit() and int(mine) < len(table.seats):
-        access.take_seat(table, int(mine))
+    mine = whole_number(form.get("seat", "0"), digits=1)
+    if mine is not None and mine < len(table.seats):
+        access.take_seat(table, mine)
     return redirect(url_for("tables.show", table_id=table.id))
 
 

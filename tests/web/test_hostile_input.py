@@ -330,3 +330,22 @@ def test_a_deep_body_is_refused_even_where_no_view_reads_it(sqlite_app: Flask, c
     api_error(response, 400, "malformed_json")
     assert tables_and_events(sqlite_app) == (1, 1)
     no_traceback(caplog)
+
+
+def test_superscript_digits_in_numbers_of_the_review_desk_and_create_form_are_refused_not_500(
+        sqlite_app: Flask) -> None:
+    """``"²".isdigit()`` is True but ``int("²")`` raises: every typed number goes through
+    ``forms.whole_number``."""
+    client = sqlite_app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "mulle", "players": ["Anna", "Bo"]}).json
+    read = {"Authorization": f"Bearer {table['read_token']}"}
+    answer = client.get(f"/api/v1/tables/{table['id']}/review?deal=²", headers=read)
+    assert answer.status_code == 400 and answer.json["error"]["code"] == "bad_request"
+    client.get(f"/t/{table['id']}/k/{table['write_token']}")
+    assert client.get(f"/t/{table['id']}/review?deal=²").status_code == 200
+    assert client.get("/desk/?game=mousel&players=²").status_code == 200
+    assert client.get("/desk/?game=mousel&kind=pot&players=3&t0=²&t1=1&t2=²").status_code < 500
+    assert client.get("/desk/?game=mulatschak&kind=sheet&players=3&s0=²&s1=-²").status_code < 500
+    sqlite_app.config["WTF_CSRF_ENABLED"] = False
+    opened = client.post("/tables", data={"game": "scorepad", "players": ["Anna", "Bo"], "seat": "²"})
+    assert opened.status_code == 302
