@@ -13,20 +13,23 @@ LOCK := requirements.lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c $(LOCK) --upgrade pip
 
 $(STAMP): pyproject.toml $(LOCK) | $(BIN)/python
-	$(BIN)/pip install --quiet -c $(LOCK) -e '.[postgres]'
+	$(BIN)/pip install --quiet -c $(LOCK) --build-constraint $(LOCK) -e '.[postgres]'
 	touch $@
 
 $(TESTSTAMP): pyproject.toml $(LOCK) | $(BIN)/python
-	$(BIN)/pip install --quiet -c $(LOCK) -e '.[test]'
+	$(BIN)/pip install --quiet -c $(LOCK) --build-constraint $(LOCK) -e '.[test]'
 	touch $@ $(STAMP)
 
-# Pin every dependency (and the test tools) for CI and new machines alike.
+# Pin every dependency, the test tools, what builds the package ([build-system] requires) and pip
+# itself, for CI and new machines alike. build-requirements.in is written from pyproject.toml.
 lock: | $(BIN)/python
 	$(BIN)/pip install --quiet uv
-	$(BIN)/uv pip compile pyproject.toml --extra test --universal --python-version 3.11 -q -o $(LOCK)
+	$(BIN)/python -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], "pip", sep="\n")' > build-requirements.in
+	$(BIN)/uv pip compile pyproject.toml build-requirements.in --extra test --universal --python-version 3.11 -q -o $(LOCK)
+	rm build-requirements.in
 
 translations: $(STAMP)
 	$(BIN)/pybabel -q compile -d scorekeeper/translations

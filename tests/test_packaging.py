@@ -143,8 +143,8 @@ def test_the_wheel_installs_into_a_clean_venv_and_serves_a_table(tmp_path: Path,
     source = _copy_sources(tmp_path / "src")
     assert not list(source.rglob("*.mo")) and not (source / "static" / "dist").exists()
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(source)],
-                   check=True, cwd=tmp_path)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--build-constraint",
+                    str(ROOT / "requirements.lock"), "-w", str(wheels), str(source)], check=True, cwd=tmp_path)
     (wheel,) = wheels.glob("scorekeeper-*.whl")
 
     env_dir = tmp_path / "venv"
@@ -172,3 +172,25 @@ def test_the_wheel_installs_into_a_clean_venv_and_serves_a_table(tmp_path: Path,
                              env={**os.environ, "DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none"})
     assert refused.returncode != 0
     assert "pip install 'scorekeeper[postgres]'" in refused.stderr
+
+
+def _pins() -> dict[str, str]:
+    pins = {}
+    for line in (ROOT / "requirements.lock").read_text().splitlines():
+        if match := re.match(r"([A-Za-z0-9_.-]+)==([^ ;]+)", line):
+            pins[match[1].lower().replace("_", "-")] = match[2]
+    return pins
+
+
+def test_the_lock_pins_what_builds_the_package_and_what_runs_it() -> None:
+    """A fresh machine builds with the same setuptools/babel/whitenoise as CI, not the newest ones."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    pins = _pins()
+    wanted = [*project["build-system"]["requires"], *project["project"]["dependencies"],
+              *project["project"]["optional-dependencies"]["postgres"], "pip"]
+    names = {re.match(r"[A-Za-z0-9_.-]+", spec)[0].lower().replace("_", "-") for spec in wanted}  # type: ignore[index]
+    assert not {name for name in names if name not in pins}, "make lock after changing pyproject.toml"
+    makefile = (ROOT / "Makefile").read_text()
+    assert makefile.count("--build-constraint $(LOCK)") == 2  # both installs build with the pinned backend
