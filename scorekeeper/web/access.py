@@ -17,19 +17,39 @@ from scorekeeper import service
 from scorekeeper.extensions import db
 from scorekeeper.models import Table
 
+# A browser drops a cookie over 4 KB, and with it every table the phone had joined; an entry
+# takes about 50 bytes, so the cookie keeps the tables this phone used last.
+REMEMBERED_TABLES = 40
+
 
 def _tables() -> dict[str, Any]:
     return dict(session.get("tables") or {})
 
 
-def grant(table: Table, cap: str) -> None:
+def _used(entry: Any) -> int:
+    used = entry.get("n") if isinstance(entry, dict) else None
+    return used if isinstance(used, int) else 0
+
+
+def _by_use(tables: dict[str, Any]) -> list[str]:
+    """Table ids, most recently used first (the cookie's JSON sorts its keys, so order is kept in ``n``)."""
+    return sorted(tables, key=lambda table_id: _used(tables[table_id]), reverse=True)
+
+
+def _remember(table_id: str, entry: dict[str, Any]) -> None:
+    """Store ``entry`` as the most recently used table, forgetting the least recently used ones."""
     tables = _tables()
-    entry = dict(tables.get(table.id) or {})
+    entry["n"] = max((_used(e) for e in tables.values()), default=0) + 1
+    tables[table_id] = entry
+    session["tables"] = {key: tables[key] for key in _by_use(tables)[:REMEMBERED_TABLES]}
+
+
+def grant(table: Table, cap: str) -> None:
+    entry = dict(_tables().get(table.id) or {})
     # A watch link never downgrades a phone that already joined.
     if not (cap == "read" and entry.get("cap") == "write"):
         entry["cap"] = cap
-    tables[table.id] = entry
-    session["tables"] = tables
+    _remember(table.id, entry)
     session.permanent = True
 
 
@@ -93,16 +113,15 @@ def take_seat(table: Table, seat: int | None) -> bool:
     if seat is not None:
         table.seats[seat].holder = mine
     db.session.commit()
-    tables = _tables()
-    entry = dict(tables.get(table.id) or {})
+    entry = dict(_tables().get(table.id) or {})
     if seat is None:
         entry.pop("seat", None)
     else:
         entry["seat"] = seat
-    tables[table.id] = entry
-    session["tables"] = tables
+    _remember(table.id, entry)
     return took_over
 
 
 def known_tables() -> list[str]:
-    return list(_tables())
+    """The tables this phone remembers, most recently used first."""
+    return _by_use(_tables())

@@ -47,3 +47,24 @@ def test_session_cookie_flags(tmp_path) -> None:
     response = client.post("/tables", data={"game": "scorepad", "players": ["A", "B"]})
     cookie = response.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" in cookie
+
+
+def test_the_session_cookie_stays_small_however_many_tables_a_phone_joins(tmp_path) -> None:
+    """A cookie over 4 KB is dropped by the browser, and with it every seat the phone held."""
+    app = make_app(f"sqlite:///{tmp_path / 'k.sqlite'}")
+    client = app.test_client()
+    owner = app.test_client()
+    tables = [owner.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"]}).json
+              for _ in range(120)]
+    for table in tables:
+        assert client.get(f"/t/{table['id']}/k/{table['write_token']}").status_code == 302
+    client.post(f"/t/{tables[-1]['id']}/seat", data={"seat:int": "1"})
+    cookie = client.get_cookie("session")
+    assert cookie is not None and len(cookie.value) < 3000
+    # the tables joined last still open and take events; the index lists them newest first
+    for table in tables[-20:]:
+        assert client.post(f"/t/{table['id']}/events", data={"type": "points", "side:int": "0", "points:int": "1"},
+                           headers={"HX-Request": "true"}).status_code == 200
+    index = client.get("/").get_data(as_text=True)
+    assert index.index(tables[-1]["id"]) < index.index(tables[-2]["id"])
+    assert tables[0]["id"] not in index
