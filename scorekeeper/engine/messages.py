@@ -13,15 +13,26 @@ text — ``RuleViolation.message``, JSON fields, logs, tests — keeps working u
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.cards import Card, Pack, card_text, suit_text
 
-__all__ = ["Join", "M", "Msg", "Param", "Seat", "Suit", "cards", "render"]
+__all__ = ["Join", "M", "Msg", "Param", "Seat", "Suit", "cards", "isolate", "render"]
 
 Translate = Callable[[str], str]
+
+_FSI, _PDI = "\u2068", "\u2069"
+
+
+def isolate(name: str) -> str:
+    """``name`` set apart from the sentence around it when it holds right-to-left letters: without
+    the isolates "سارة takes 3♥" reorders the words after the name in a left-to-right sentence."""
+    if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in name):
+        return f"{_FSI}{name}{_PDI}"
+    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +90,7 @@ def _render(value: Param, lang: str, names: Sequence[str] | None, translate: Tra
         if value.index is None:
             return Msg("nobody").render(lang, names, translate)
         if names is not None and 0 <= value.index < len(names):
-            return names[value.index]
+            return isolate(names[value.index])
         return f"player {value.index}"
     if isinstance(value, Join):
         return value.render(lang, names, translate, pack)

@@ -280,3 +280,11 @@ def test_http_errors_of_the_api_follow_the_language(client) -> None:
     swedish = client.get("/api/v1/no-such-route", headers={"Accept-Language": "sv"}).json["error"]
     assert english["code"] == swedish["code"] == "not_found"
     assert swedish["message"] == "det finns inget på den här adressen" != english["message"]
+
+
+def test_right_to_left_names_are_isolated_in_running_text() -> None:
+    """An Arabic or Hebrew name keeps its place in a left-to-right sentence (and vice versa)."""
+    message = M("%(player)s takes %(n)s", player=Seat(0), n=3)
+    assert render(message, "en", ["سارة"]) == "\u2068سارة\u2069 takes 3"
+    assert render(message, "sv", ["דנה"]).startswith("\u2068דנה\u2069")
+    assert render(message, "en", ["Åsa"]) == "Åsa takes 3"  # left-to-right names stay as typed
