@@ -138,9 +138,26 @@ class Msg(str):
             return _fill(self.template, self.params, lang, names, translate, self.pack)
 
 
+# Ledger notes and history lines repeat ("3 of 5 tricks"): a replay made the same message
+# hundreds of times, each rendered to English on creation. Messages of plain values are kept.
+_PLAIN: frozenset[type] = frozenset({int, str, bool, Card, Seat, Suit, type(None)})
+_MADE: dict[tuple[Any, ...], Msg] = {}
+
+
 def M(template: str, **params: Param) -> Msg:  # noqa: N802 - short: it sits in every raise
     """A message of the French-pack games; ``pybabel extract -k M`` picks up the template."""
-    return Msg(template, params)
+    if not params:
+        key: tuple[Any, ...] = (template,)
+    elif all(type(value) in _PLAIN for value in params.values()):
+        key = (template, *params.items())
+    else:
+        return Msg(template, params)
+    made = _MADE.get(key)
+    if made is None:
+        made = Msg(template, params)
+        if len(_MADE) < 4096:
+            _MADE[key] = made
+    return made
 
 
 def render(value: Any, lang: str = "en", names: Sequence[str] | None = None,

@@ -92,7 +92,7 @@ class Play:
         return _after(self.active, self.current[-1][0])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: evolve copies it as one dict
 class Deal:
     number: int
     dealer: int
@@ -191,7 +191,7 @@ class EndReport:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: evolve copies it as one dict
 class Session:
     """What outlives a deal: the ledger, who is still at the table, the sheet."""
 
@@ -206,7 +206,7 @@ class Session:
     end: EndReport | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: evolve copies it as one dict
 class MouselState:
     # Few fields on purpose: a card played rebuilds this object and ``play`` only (see ``_evolve``).
     players: tuple[str, ...]

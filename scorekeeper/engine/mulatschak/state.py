@@ -138,7 +138,7 @@ class Row:
                 "note": self.note}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: evolve copies it as one dict
 class Deal:
     number: int
     dealer: int
@@ -230,7 +230,7 @@ class Deal:
         return trick_winner([c for _, c in trick], trick[0][0], self.trump, ORDER, seats=self.active)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: evolve copies it as one dict
 class MulState:
     players: tuple[str, ...]
     opts: Opts
