@@ -53,12 +53,55 @@ def N_(text: str) -> str:  # noqa: N802 - the gettext marker: translated where i
     return text
 
 
-@dataclass(frozen=True, slots=True, order=True)
+_CARDS: dict[tuple[str, str], Card] = {}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card. ``rank`` and ``suit`` are canonical upper-case letters (``suit`` is empty for the Weli)."""
+    """One card. ``rank`` and ``suit`` are canonical upper-case letters (``suit`` is empty for the Weli).
+
+    There is one ``Card`` object per rank and suit (``Card("Q", "H") is Card("Q", "H")``), so
+    equality and hashing are the interpreter's identity checks: the engines compare and hash
+    cards millions of times (a replay, a capture search), and field-wise ``__eq__``/``__hash__``
+    written in Python were a fifth of a Mulatschak replay. Order is by rank text, then suit.
+    """
 
     rank: str
     suit: str
+
+    def __new__(cls, rank: str, suit: str) -> Card:
+        key = (rank, suit)
+        card = _CARDS.get(key)
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "rank", rank)
+            object.__setattr__(card, "suit", suit)
+            _CARDS[key] = card  # every card interned, or identity would not be equality
+        return card
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str, str]]:
+        return Card, (self.rank, self.suit)
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def _key(self) -> tuple[str, str]:
+        return (self.rank, self.suit)
+
+    def __lt__(self, other: Card) -> bool:
+        return self._key() < other._key() if isinstance(other, Card) else NotImplemented
+
+    def __le__(self, other: Card) -> bool:
+        return self._key() <= other._key() if isinstance(other, Card) else NotImplemented
+
+    def __gt__(self, other: Card) -> bool:
+        return self._key() > other._key() if isinstance(other, Card) else NotImplemented
+
+    def __ge__(self, other: Card) -> bool:
+        return self._key() >= other._key() if isinstance(other, Card) else NotImplemented
 
     def __str__(self) -> str:
         return WELI if self.rank == WELI else f"{self.rank}{self.suit}"

@@ -28,6 +28,7 @@ from scorekeeper.engine.tricks import (
     audit_revokes,
     check_play,
     hand_at,
+    suit_of,
     trick_winner,
 )
 
@@ -146,8 +147,15 @@ def _new_revoke_by(state: MulState, deal: Deal, player: int) -> bool:
     proposed = {p.trick: (p.kind if p.status == "pending" else None)
                 for p in state.proposals if p.player == player and p.deal == deal.number}
     duties = state.opts.duties
+    trump = deal.trump
+    # Only the card just played is new in this seat's partial hands (the refresh before it left no
+    # revoke unproposed), and it can be a witness only where it is of the suit led or a trump.
+    played = deal.tricks[-1][-1][1]
+    new_suit = suit_of(played, trump, duties.order)
     # Not the last trick: there the partial hand is the one card played, which is always legal.
     for index, trick in enumerate(deal.tricks[:-1]):
+        if new_suit != trump and new_suit != suit_of(trick[0][1], trump, duties.order):
+            continue
         for position, (seat, card) in enumerate(trick):
             if seat != player or position == 0:
                 continue

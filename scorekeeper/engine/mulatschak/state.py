@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any, Literal
 
 from scorekeeper.cards import Card
@@ -138,6 +139,9 @@ class Row:
                 "note": self.note}
 
 
+_PLAYING = frozenset({"declarer", "play"})
+
+
 @dataclass(frozen=True)  # no slots: evolve copies it as one dict
 class Deal:
     number: int
@@ -189,7 +193,7 @@ class Deal:
 
     @property
     def active(self) -> tuple[int, ...]:
-        return tuple(p for p in range(self.players) if self.decisions[p] in ("declarer", "play"))
+        return tuple(compress(range(self.players), map(_PLAYING.__contains__, self.decisions)))
 
     @property
     def causes(self) -> tuple[str, ...]:
@@ -220,8 +224,9 @@ class Deal:
 
     def tricks_won(self) -> list[int]:
         won = [0] * self.players
+        size = len(self.active)
         for index, trick in enumerate(self.tricks):
-            if len(trick) == len(self.active):
+            if len(trick) == size:
                 won[self.trick_winner(index)] += 1
         return won
 

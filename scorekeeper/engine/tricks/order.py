@@ -43,17 +43,9 @@ class Obligations:
 
 def suit_of(card: Card, trump: str | None, order: RankOrder) -> str:
     always = order.always_trump
-    if always:
-        # Cards hash slowly; a rank outside the always-trump cards' ranks settles it at once.
-        ranks = _ALWAYS_RANKS.get(always)
-        if ranks is None:
-            ranks = _ALWAYS_RANKS[always] = frozenset(c.rank for c in always)
-        if card.rank in ranks and card in always:
-            return trump if trump is not None else card.suit
+    if always and card in always:
+        return trump if trump is not None else card.suit
     return card.suit
-
-
-_ALWAYS_RANKS: dict[frozenset[Card], frozenset[str]] = {}  # a game has one or two such sets
 
 
 def _is_trump(card: Card, trump: str | None, order: RankOrder) -> bool:
@@ -62,12 +54,13 @@ def _is_trump(card: Card, trump: str | None, order: RankOrder) -> bool:
 
 def beats(a: Card, b: Card, led_suit: str, trump: str | None, order: RankOrder) -> bool:
     """True when ``a`` takes the trick from ``b`` (the card currently winning)."""
-    a_trump, b_trump = _is_trump(a, trump, order), _is_trump(b, trump, order)
-    if a_trump and b_trump:
-        return order.power(a, True) > order.power(b, True)
-    if a_trump or b_trump:
-        return a_trump
     a_suit, b_suit = suit_of(a, trump, order), suit_of(b, trump, order)
+    if trump is not None:
+        a_trump, b_trump = a_suit == trump, b_suit == trump
+        if a_trump and b_trump:
+            return order.power(a, True) > order.power(b, True)
+        if a_trump or b_trump:
+            return a_trump
     if a_suit != led_suit:
         return False
     if b_suit != led_suit:
