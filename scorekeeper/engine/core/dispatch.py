@@ -62,13 +62,15 @@ class Dispatch(Generic[S]):
         event of ``mode`` is :class:`MalformedEvent`."""
         if type(event) is not dict and not isinstance(event, Mapping):
             raise MalformedEvent(M("an event must be an object"), event)
-        event = canonical(event, self.aliases)
         kind = event.get("type")
-        table = self.events(mode)
-        handler = table.get(kind) if isinstance(kind, str) else None
+        if type(kind) is not str:
+            raise MalformedEvent(M("the event needs a 'type'"), event)
+        if kind in self.aliases:
+            event = canonical(event, self.aliases)
+            kind = event["type"]
+        table = self.adjudicate if mode == "adjudicate" else self.tally
+        handler = table.get(kind)
         if handler is None:
-            if not isinstance(kind, str):
-                raise MalformedEvent(M("the event needs a 'type'"), event)
             raise MalformedEvent(M("%(game)s in %(mode)s mode has no %(kind)s event (events: %(value)s)",
                                    game=self.game, mode=mode, kind=repr(kind), value=", ".join(sorted(table))),
                                  event)
