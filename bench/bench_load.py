@@ -827,7 +827,7 @@ def _frame(raw: str) -> str:
 AREAS = [  # first match wins; matched against the frames of one stack
     ("POST /events: flask-limiter", ("post_event (web/api.py)", "flask_limiter/", "limits/")),
     ("POST /events: _authorised (table + seats load)", ("post_event (web/api.py)", "_authorised (web/api.py)")),
-    ("POST /events: service.record (engine, SQL, commit)", ("post_event (web/api.py)", "record (scorekeeper/service.py)")),
+    ("POST /events: service.record (engine, SQL, commit)", ("post_event (web/api.py)", "record (scorekeeper/service/writes.py)")),
     ("POST /events: the rest (Flask, JSON, response)", ("post_event (web/api.py)",)),
     ("stream open (GET …/stream before the generator)", ("stream (web/api.py)",)),
     ("streams: the SSE generator and its writes", ("stream (scorekeeper/live.py)",)),

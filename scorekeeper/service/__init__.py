@@ -1,0 +1,51 @@
+"""Tables as event streams: open a table, append an event with optimistic concurrency, undo, replay.
+
+The web layer (HTML and JSON alike) calls only this package; it never touches the engine's
+state directly except to read it. ``errors`` (refusals), ``snapshots`` (replayed states and
+their cache), ``tables`` (opening, finding, tokens), ``writes`` (events and undo, one writer per
+table), ``log`` (history, export, import).
+"""
+
+from __future__ import annotations
+
+from scorekeeper.engine.base import RuleViolation
+from scorekeeper.service.errors import (
+    ENGINE_SLIPS,
+    MAX_EVENT_BYTES,
+    MAX_EVENTS_PER_IMPORT,
+    MAX_NAME,
+    TableError,
+    bad_request,
+    from_engine,
+)
+from scorekeeper.service.log import (
+    HistoryRow,
+    describe_sides,
+    export,
+    history,
+    import_table,
+    seat_names,
+)
+from scorekeeper.service.snapshots import (
+    PLATFORM_OPTIONS,
+    Snapshot,
+    SnapshotCache,
+    cache,
+    effective_events,
+    engine_options,
+    new_state,
+    replay,
+    rules_for,
+    snapshot,
+    state_json,
+)
+from scorekeeper.service.tables import capability, clean_players, create_table, get_table
+from scorekeeper.service.writes import Recorded, check_event, record, undo
+
+__all__ = [
+    "ENGINE_SLIPS", "MAX_EVENTS_PER_IMPORT", "MAX_EVENT_BYTES", "MAX_NAME", "PLATFORM_OPTIONS", "HistoryRow",
+    "Recorded", "RuleViolation", "Snapshot", "SnapshotCache", "TableError", "bad_request", "cache", "capability",
+    "check_event", "clean_players", "create_table", "describe_sides", "effective_events", "engine_options",
+    "export", "from_engine", "get_table", "history", "import_table", "new_state", "record", "replay", "rules_for",
+    "seat_names", "snapshot", "state_json", "undo",
+]

@@ -1,0 +1,125 @@
+"""A table's state: its events replayed through its game, and the cache of replayed states."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+
+from scorekeeper.engine import RULES
+from scorekeeper.extensions import db
+from scorekeeper.localize import localize
+from scorekeeper.models import Event, Table
+
+logger = logging.getLogger(__name__)
+
+
+# --- Snapshots and their cache --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The state at ``seq`` and the stack of effective events (seq, payload) that produced it."""
+
+    seq: int
+    state: Any
+    effective: tuple[tuple[int, dict[str, Any]], ...] = field(default=())
+
+
+class SnapshotCache:
+    """Per-process LRU keyed by ``(table_id, head_seq)``; a new seq is a new key, so no invalidation."""
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[str, int], Snapshot] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple[str, int]) -> Snapshot | None:
+        with self._lock:
+            snap = self._items.get(key)
+            if snap is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+            else:
+                self.misses += 1
+            return snap
+
+    def put(self, key: tuple[str, int], snap: Snapshot) -> None:
+        with self._lock:
+            self._items[key] = snap
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+cache = SnapshotCache()
+
+
+# Table options the platform keeps for itself, never shown to the engine (which refuses unknown keys):
+# ``review_after_deal`` holds the post-deal review of a deal until that deal is over.
+PLATFORM_OPTIONS = ("review_after_deal",)
+
+
+def engine_options(options: Any) -> Any:
+    """``options`` without the platform's own keys (anything that is not a dict is the engine's to refuse)."""
+    if not isinstance(options, dict) or not any(key in options for key in PLATFORM_OPTIONS):
+        return options
+    return {k: v for k, v in options.items() if k not in PLATFORM_OPTIONS}
+
+
+def rules_for(table: Table) -> Any:
+    return RULES[table.game]
+
+
+def new_state(table: Table) -> Any:
+    return rules_for(table).new(table.players, engine_options(table.options or {}), table.mode)
+
+
+def effective_events(rows: Sequence[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+    """Undo retracts the latest effective event; what is left is what the engine folds over."""
+    stack: list[tuple[int, dict[str, Any]]] = []
+    for seq, payload in rows:
+        if payload.get("type") == "undo":
+            if stack:
+                stack.pop()
+        else:
+            stack.append((seq, payload))
+    return stack
+
+
+def replay(table: Table, effective: Sequence[tuple[int, dict[str, Any]]]) -> Any:
+    rules = rules_for(table)
+    state = new_state(table)
+    for _seq, payload in effective:
+        state = rules.apply(state, payload)
+    return state
+
+
+def snapshot(table: Table) -> Snapshot:
+    key = (table.id, table.head_seq)
+    snap = cache.get(key)
+    if snap is not None:
+        return snap
+    rows = db.session.execute(
+        select(Event.seq, Event.payload).where(Event.table_id == table.id, Event.seq <= table.head_seq).order_by(Event.seq)
+    ).all()
+    effective = effective_events([(seq, payload) for seq, payload in rows])
+    snap = Snapshot(table.head_seq, replay(table, effective), tuple(effective))
+    cache.put(key, snap)
+    return snap
+
+
+def state_json(table: Table, snap: Snapshot | None = None) -> dict[str, Any]:
+    snap = snap or snapshot(table)
+    return localize(dict(rules_for(table).to_json(snap.state)), table.players)  # type: ignore[no-any-return]

@@ -1,0 +1,111 @@
+"""Opening a table (names cleaned, options checked), finding it, and what a token may do."""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import re
+import secrets
+import unicodedata
+from typing import Any
+
+from scorekeeper.engine import RULES
+from scorekeeper.engine.base import MODES, MalformedEvent, RuleViolation, SetupError
+from scorekeeper.extensions import db
+from scorekeeper.localize import localize, tr
+from scorekeeper.models import Seat, Table
+from scorekeeper.service.errors import MAX_NAME, TableError, bad_request, from_engine
+from scorekeeper.service.snapshots import PLATFORM_OPTIONS, engine_options
+
+logger = logging.getLogger(__name__)
+
+
+# --- Opening and finding tables -------------------------------------------------------------
+
+
+# Formatting without letters of its own: a bidi override in a name would reverse the text beside
+# it on every phone, a zero-width space makes "Anna" and "An\u200bna" two players who look alike.
+_INVISIBLE = re.compile("[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Not text at all: NUL and lone surrogates cannot even be stored (PostgreSQL refuses both, SQLite
+# the surrogates); other control characters have no place in a name.
+NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
+def _fold(name: str) -> str:
+    """The name as two players could confuse it: case, compatibility forms and joiners ignored."""
+    return "".join(c for c in unicodedata.normalize("NFKC", name).casefold() if unicodedata.category(c) != "Cf")
+
+
+def clean_players(players: Any) -> list[str]:
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise bad_request(tr("players must be a list of names"))
+    if any(unicodedata.category(c) in ("Cc", "Cs") for p in players for c in p if not c.isspace()):
+        raise bad_request(tr("a player's name holds a control character"))
+    names = [" ".join(_INVISIBLE.sub("", p).split()) for p in players]
+    for name in names:
+        if not name:
+            raise bad_request(tr("a player's name is empty"))
+        if len(name) > MAX_NAME:
+            raise bad_request(tr("the name %(name)s… is longer than %(max)s characters", name=repr(name[:20]),
+                                 max=MAX_NAME))
+    folded = [_fold(n) for n in names]
+    dupes = sorted({n for n, f in zip(names, folded, strict=True) if folded.count(f) > 1})
+    if dupes:
+        raise bad_request(tr("two players share the name %(name)s", name=repr(dupes[0])))
+    return names
+
+
+def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any = None) -> Table:
+    if not isinstance(game, str) or game not in RULES:
+        known = ", ".join(RULES)
+        raise bad_request(tr("unknown game %(game)s; this server plays %(known)s", game=repr(game), known=known))
+    names = clean_players(players)
+    if mode is None:
+        mode = "adjudicate"
+    if mode not in MODES:
+        raise bad_request(tr("mode must be 'adjudicate' or 'tally', not %(mode)s", mode=repr(mode)))
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise bad_request(tr("options must be an object"))
+    rules = RULES[game]
+    for key in PLATFORM_OPTIONS:
+        if key in options and not isinstance(options[key], bool):
+            raise TableError(422, "unsupported", f"option {key!r} must be true or false, not {options[key]!r}")
+    try:
+        rules.new(names, engine_options(options), mode)
+    except (SetupError, RuleViolation) as exc:
+        raise from_engine(exc) from exc
+    except MalformedEvent as exc:
+        raise TableError(422, "unsupported", localize(exc.message, names)) from exc
+    table = Table(
+        id=secrets.token_urlsafe(8)[:10],
+        game=game,
+        mode=mode,
+        options=options,
+        write_token=secrets.token_urlsafe(24),  # 192 bits
+        read_token=secrets.token_urlsafe(24),
+    )
+    table.seats = [Seat(index=i, name=name) for i, name in enumerate(names)]
+    db.session.add(table)
+    db.session.commit()
+    return table
+
+
+def get_table(table_id: str) -> Table:
+    table = db.session.get(Table, table_id) if isinstance(table_id, str) and len(table_id) <= 16 else None
+    if table is None:
+        raise TableError(404, "not_found", tr("there is no table %(table)s", table=repr(table_id)))
+    return table
+
+
+def capability(table: Table, token: str | None) -> str | None:
+    """'write', 'read' or None; compared in constant time so a token cannot be guessed byte by byte."""
+    if not token:
+        return None
+    given = token.encode()
+    if hmac.compare_digest(given, table.write_token.encode()):
+        return "write"
+    if hmac.compare_digest(given, table.read_token.encode()):
+        return "read"
+    return None
