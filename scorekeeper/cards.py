@@ -247,7 +247,7 @@ _FRENCH_NAMES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
 # The German table terms are used in every language (the issue asks for them), with a gloss.
 _GERMAN_RANK_NAMES = {"A": "Sau", "K": "König", "O": "Ober", "U": "Unter", "10": "Zehner",
                       "9": "Neuner", "8": "Achter", "7": "Siebener", "6": "Sechser"}
-_GERMAN_SUIT_NAMES = {"H": "Herz", "S": "Schelle", "L": "Laub", "E": "Eichel"}
+GERMAN_SUIT_NAMES: dict[str, str] = {"H": "Herz", "S": "Schelle", "L": "Laub", "E": "Eichel"}  # the one place they are spelled
 
 
 def card_name(card: Card, lang: str = "en", pack: Pack = "french") -> str:
@@ -255,7 +255,7 @@ def card_name(card: Card, lang: str = "en", pack: Pack = "french") -> str:
     if card.is_weli:
         return "Weli"
     if pack == "german":
-        return f"{_GERMAN_SUIT_NAMES[card.suit]}-{_GERMAN_RANK_NAMES[card.rank]}"
+        return f"{GERMAN_SUIT_NAMES[card.suit]}-{_GERMAN_RANK_NAMES[card.rank]}"
     ranks, suits, pattern = _FRENCH_NAMES.get(lang[:2], _FRENCH_NAMES["en"])
     return pattern.format(rank=ranks[card.rank], suit=suits[card.suit])
 
@@ -267,7 +267,7 @@ def rank_name(rank: str, lang: str = "en") -> str:
 
 def suit_name(suit: str, lang: str = "en", pack: Pack = "french") -> str:
     if pack == "german":
-        return _GERMAN_SUIT_NAMES[suit]
+        return GERMAN_SUIT_NAMES[suit]
     return _FRENCH_NAMES.get(lang[:2], _FRENCH_NAMES["en"])[1][suit]
 
 
@@ -305,9 +305,9 @@ def card_text(card: Card, lang: str = "en", pack: Pack = "french") -> str:
 def suit_text(suit: str, lang: str = "en", pack: Pack = "french") -> str:
     """A suit in a sentence: ``hearts`` / ``hjärter`` / ``Herz``; the German pack's own names always."""
     if pack == "german":
-        return _GERMAN_SUIT_NAMES[suit]
+        return GERMAN_SUIT_NAMES[suit]
     words = _RUNNING_SUIT_WORDS.get(lang[:2], _RUNNING_SUIT_WORDS["en"])
-    return words.get(suit) or _GERMAN_SUIT_NAMES.get(suit, suit)
+    return words.get(suit) or GERMAN_SUIT_NAMES.get(suit, suit)
 
 
 def running_languages() -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.cards import N_, SUIT_SYMBOLS, card_name, parse_card, suit_name
+from scorekeeper.cards import GERMAN_SUIT_NAMES, N_, SUIT_SYMBOLS, card_name, parse_card, suit_name
 from scorekeeper.cards import rank_name as cards_rank_name
 from scorekeeper.localize import language, localize, tr
 from scorekeeper.service import TableError
@@ -104,7 +104,6 @@ def suit_label(suit: str, pack: str = "french") -> str:
     return suit_name(suit, str(get_locale() or "en"), "german" if pack == "german" else "french")
 
 
-_GERMAN_SHORT = {"H": "Herz", "S": "Schelle", "L": "Laub", "E": "Eichel"}
 _GERMAN_FACE_RANK = {"A": "Sau"}
 
 
@@ -115,7 +114,7 @@ def german_face(code: str) -> Markup:
         rank, suit = "W", "Weli"
     else:
         rank = _GERMAN_FACE_RANK.get(code[:-1], code[:-1])
-        suit = _GERMAN_SHORT.get(code[-1], code[-1])
+        suit = GERMAN_SUIT_NAMES.get(code[-1], code[-1])
     return Markup('<span class="gface"><span class="g-rank">{}</span><span class="g-suit">{}</span></span>').format(
         rank, suit)
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from itertools import compress
 from typing import Any, Literal
 
-from scorekeeper.cards import Card
+from scorekeeper.cards import GERMAN_SUIT_NAMES, Card
 from scorekeeper.engine.core import (
     JSON,
     Mode,
@@ -25,7 +25,7 @@ from scorekeeper.engine.tricks import (
 
 START = 21
 SUITS = ("H", "S", "L", "E")
-SUIT_NAMES = {"H": "Herz", "S": "Schelle", "L": "Laub", "E": "Eichel"}
+SUIT_NAMES = GERMAN_SUIT_NAMES
 WELI = Card("W", "")
 HIGH_RANKS = frozenset({"A", "K", "O", "U", "W"})
 ORDER = RankOrder(plain=("A", "K", "O", "U", "10", "9", "8", "7", "6"),
