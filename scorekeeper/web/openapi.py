@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.engine import RULES
+from scorekeeper.engine.core import OptionSpec
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 
@@ -22,6 +23,38 @@ TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type
 
 def _any(names: list[str]) -> dict[str, Any]:
     return {"anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in names]}
+
+
+def _option(spec: OptionSpec) -> dict[str, Any]:
+    rule = f" ({spec.rule})" if spec.rule else ""
+    out: dict[str, Any] = {"description": f"{spec.label}{rule}", "default": spec.default}
+    if spec.kind == "bool":
+        out["type"] = "boolean"
+    elif spec.kind == "int":
+        out["type"] = "integer"
+        if spec.minimum is not None:
+            out["minimum"] = spec.minimum
+        if spec.maximum is not None:
+            out["maximum"] = spec.maximum
+    else:
+        out["enum"] = list(spec.choices)
+    return out
+
+
+def options_schema(game: str) -> dict[str, Any]:
+    """A game's house rules as its ``OptionSpec`` list declares them (the engine refuses any other key)."""
+    from scorekeeper.service import PLATFORM_OPTIONS
+
+    rules = RULES[game]
+    properties = {spec.key: _option(spec) for spec in rules.option_specs}
+    if getattr(rules, "team_rule", None):
+        properties["teams"] = {"type": ["array", "null"], "items": {"type": "array", "items": {"type": "integer"}},
+                               "description": f"partnerships: seat numbers per team ({rules.team_rule})"}
+    for key in PLATFORM_OPTIONS:
+        properties[key] = {"type": "boolean", "default": False,
+                           "description": "show each deal's review to the table when it ends"}
+    return {"type": "object", "title": f"{game} options", "properties": properties,
+            "description": f"{rules.name}: house rules, each with the rule id it changes"}
 
 
 def document() -> dict[str, Any]:
@@ -57,7 +90,9 @@ def document() -> dict[str, Any]:
                     "properties": {"game": {"type": "string", "enum": games},
                                    "players": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 10},
                                    "mode": {"type": "string", "enum": ["adjudicate", "tally"]},
-                                   "options": {"type": "object"}}}}}},
+                                   "options": {**_any([f"{g.title()}Options" for g in games]),
+                                               "description": "the house rules of the chosen game (see each "
+                                                              "<Game>Options); omitted ones take their default"}}}}}},
                 "responses": {**_ok(201, created), **_errors(400, 422, 429)}}},
             "/api/v1/tables/import": {"post": {
                 "operationId": "importTable",
@@ -94,7 +129,7 @@ def document() -> dict[str, Any]:
         },
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": {**components(), "Error": {"type": "object", "required": ["error"], "properties": {"error": {
+            "schemas": {**components(), **{f"{g.title()}Options": options_schema(g) for g in games}, "Error": {"type": "object", "required": ["error"], "properties": {"error": {
                 "type": "object", "required": ["code", "rule", "message"],
                 "properties": {"code": {"type": "string"}, "rule": {"type": ["string", "null"]},
                                "message": {"type": "string"}}}}}},

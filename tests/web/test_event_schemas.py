@@ -94,3 +94,22 @@ def test_mousels_old_revoke_words_still_work(api: Api) -> None:
     assert refused.status_code == 422 and refused.json["error"]["rule"] == "MOUSEL-POT-8"
     malformed = api.post(table, {"type": "dismiss_revoke", "id": "one"})
     assert malformed.status_code == 400 and malformed.json["error"]["code"] == "malformed_event"
+
+
+@pytest.mark.parametrize("game", sorted(RULES))
+def test_create_table_describes_each_games_options_and_its_defaults_are_accepted(client, game: str) -> None:
+    """createTable's ``options`` is each game's OptionSpec list (type, default, bounds, rule id),
+    and a table opened with every documented default is accepted."""
+    doc = client.get("/api/v1/openapi.json").json
+    body = doc["paths"]["/api/v1/tables"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    refs = {ref["$ref"].rsplit("/", 1)[1] for ref in body["properties"]["options"]["anyOf"]}
+    assert f"{game.title()}Options" in refs
+    described = doc["components"]["schemas"][f"{game.title()}Options"]["properties"]
+    for spec in RULES[game].option_specs:
+        prop = described[spec.key]
+        assert prop["default"] == spec.default and (spec.rule or "") in prop["description"]
+        assert prop.get("type") == {"bool": "boolean", "int": "integer"}.get(spec.kind) or prop["enum"]
+    defaults = {key: prop["default"] for key, prop in described.items() if "default" in prop}
+    players = [f"P{i}" for i in range(PLAYERS[game])]
+    made = client.post("/api/v1/tables", json={"game": game, "players": players, "options": defaults})
+    assert made.status_code == 201, made.json
