@@ -160,9 +160,23 @@ def M(template: str, **params: Param) -> Msg:  # noqa: N802 - short: it sits in 
     return made
 
 
+_LEAVES: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+
+
 def render(value: Any, lang: str = "en", names: Sequence[str] | None = None,
            translate: Translate | None = None) -> Any:
-    """``value`` with every message in it rendered: a ``Msg``, or JSON (dicts, lists) holding some."""
+    """``value`` with every message in it rendered: a ``Msg``, or JSON (dicts, lists) holding some.
+
+    A state's JSON is mostly numbers and plain strings (a long score pad: thousands of them), and
+    it is rendered on every request: leaves are passed over without a call."""
+    kind = type(value)
+    if kind is dict:
+        return {key: item if type(item) in _LEAVES else render(item, lang, names, translate)
+                for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [item if type(item) in _LEAVES else render(item, lang, names, translate) for item in value]
+    if kind in _LEAVES:
+        return value
     if isinstance(value, Msg):
         return value.render(lang, names, translate)
     if isinstance(value, dict):

@@ -9,6 +9,8 @@ import secrets
 import unicodedata
 from typing import Any
 
+from sqlalchemy.orm import joinedload
+
 from scorekeeper.engine import RULES
 from scorekeeper.engine.base import MODES, MalformedEvent, RuleViolation, SetupError
 from scorekeeper.extensions import db
@@ -93,7 +95,9 @@ def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any
 
 
 def get_table(table_id: str) -> Table:
-    table = db.session.get(Table, table_id) if isinstance(table_id, str) and len(table_id) <= 16 else None
+    # The seats come in the same query: nearly every request reads the players' names.
+    table = (db.session.get(Table, table_id, options=[joinedload(Table.seats)])
+             if isinstance(table_id, str) and len(table_id) <= 16 else None)
     if table is None:
         raise TableError(404, "not_found", tr("there is no table %(table)s", table=repr(table_id)))
     return table

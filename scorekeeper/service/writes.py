@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -90,7 +90,9 @@ def _append(table: Table, seq: int, payload: dict[str, Any], author: int | None)
     if claimed != 1:
         db.session.rollback()
         return False
-    db.session.add(Event(table_id=table.id, seq=seq, type=payload["type"], payload=payload, author=author))
+    # A Core insert: the event is never read back in this request, so the unit of work has nothing to track.
+    db.session.execute(insert(Event).values(table_id=table.id, seq=seq, type=payload["type"], payload=payload,
+                                            author=author, created_at=utcnow()))
     notify_in_transaction(db.session, table.id, seq)
     try:
         db.session.commit()
