@@ -39,6 +39,15 @@ def test_stay_2_cited_for_staying_home_in_a_muli() -> None:
     assert rule(s, home(2)) == "MULAT-STAY-2"          # during play
 
 
+def test_stay_2_cited_for_joining_when_nobody_decides() -> None:
+    """Under Herz or in a Muli everyone plays: there is no decision to announce (MULAT-STAY-2)."""
+    assert rule(three_players_declarer_1("H"), join(2)) == "MULAT-STAY-2"
+    muli = run(new(3), {"type": "muli", "player": 1})
+    assert rule(muli, join(2)) == "MULAT-STAY-2"
+    assert rule(run(muli, trump(1, "E")), join(0)) == "MULAT-STAY-2"
+    assert rule(three_players_declarer_1("E"), join(0)) == "MULAT-STAY-1"  # a decision, but not 0's turn
+
+
 def test_stay_1_still_cited_out_of_phase_when_staying_home_is_allowed() -> None:
     assert rule(run(new(3), bid(1, 1)), home(2)) == "MULAT-STAY-1"
 

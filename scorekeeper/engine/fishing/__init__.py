@@ -71,6 +71,7 @@ from __future__ import annotations
 from scorekeeper.engine.fishing.captures import (
     can_capture,
     can_sweep,
+    collector_paused,
     count_captures,
     is_sweep_value,
     legal_captures,
@@ -98,6 +99,7 @@ __all__ = [
     "can_capture",
     "can_sweep",
     "card_sort_key",
+    "collector_paused",
     "count_captures",
     "explain_failure",
     "face_value",

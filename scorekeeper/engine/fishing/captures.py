@@ -73,7 +73,7 @@ def legal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
     listing = _listing_of(played, table, scheme)
     if limit is not None and limit <= _SMALL_LISTING:
         return [capture for chunk in listing.chunks(alone=alone, limit=limit) for capture in chunk]
-    with _collector_paused():
+    with collector_paused():
         return [capture for chunk in listing.chunks(alone=alone, limit=limit) for capture in chunk]
 
 
@@ -81,7 +81,7 @@ _SMALL_LISTING = 1000  # captures asked for below which holding the collector is
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Hold the cyclic garbage collector while a listing is built: tens of thousands of results
     (three tracked objects each, none in a cycle) would set off its passes over the growing list
     again and again — half the time of a big listing. Another thread that finds it held leaves

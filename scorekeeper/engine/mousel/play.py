@@ -120,7 +120,10 @@ def on_verdict(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         raise RuleViolation("MOUSEL-POT-8", M("there is no proposal #%(ident)s in this deal", ident=ident))
     proposal = match[0]
     if proposal.status != "pending":
-        raise RuleViolation("MOUSEL-POT-8", M("proposal #%(ident)s was already %(status)s", ident=ident, status=proposal.status))
+        # Two whole sentences, not a status word slotted in: "confirmed" has no place in a Swedish one.
+        message = (M("proposal #%(ident)s was already confirmed", ident=ident) if proposal.status == "confirmed"
+                   else M("proposal #%(ident)s was already dismissed", ident=ident))
+        raise RuleViolation("MOUSEL-POT-8", message)
     status: Literal["confirmed", "dismissed"] = "confirmed" if event["type"] == "confirm" else "dismissed"
     proposals = tuple(evolve(p, status=status) if p.id == ident else p for p in play.proposals)
     new = evolve(play, proposals=proposals)

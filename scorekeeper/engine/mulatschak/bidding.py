@@ -323,9 +323,12 @@ def on_stay(state: MulState, event: Mapping[str, Any]) -> MulState:
     deal = _deal(state)
     player = player_field(event, state.n)
     home = event.get("type") == "stay_home"
-    if home and deal.declarer is not None and (deal.muli or deal.trump == "H"):
+    if deal.declarer is not None and (deal.muli or deal.trump == "H"):
         # No stay-home round at all in these deals: the duty to play is the rule at stake.
-        raise RuleViolation("MULAT-STAY-2", M("nobody stays home when Herz is trumps or in a Muli"))
+        if home:
+            raise RuleViolation("MULAT-STAY-2", M("nobody stays home when Herz is trumps or in a Muli"))
+        raise RuleViolation("MULAT-STAY-2", M("nobody decides to play along when Herz is trumps or in a Muli: "
+                                              "everyone plays"))
     if deal.phase != "stay":
         raise RuleViolation("MULAT-STAY-1", M("players decide to play or stay home once trumps are named"))
     if player != deal.to_act:

@@ -24,6 +24,7 @@ from scorekeeper.engine.capture import (
     legal_captures,
 )
 from scorekeeper.engine.core import Dispatch
+from scorekeeper.engine.fishing import collector_paused
 from scorekeeper.engine.messages import M, Msg
 from scorekeeper.engine.mulle.play import on_deal, on_play, plays_left
 from scorekeeper.engine.mulle.state import (
@@ -101,7 +102,10 @@ class Mulle(BaseRules):
         thousands of captures per card; ``hint_count`` says how many there are in all."""
         if state.phase != "play" or state.to_act is None:
             return []
-        player = state.to_act
+        with collector_paused():  # thousands of small containers, none in a cycle
+            return self._hint_events(state, state.to_act)
+
+    def _hint_events(self, state: MulleState, player: int) -> list[Event]:
         events: list[Event] = []
         # Cards of one rank and value set take the same captures (unless the twin must go alone).
         cache: dict[tuple[str, tuple[int, ...], Card | None], list[list[str]]] = {}
@@ -109,14 +113,17 @@ class Mulle(BaseRules):
         for card in ALL_CARDS:
             if state.unseen(card) <= 0:
                 continue
-            events.append({"type": "play", "player": player, "card": str(card), "capture": []})
+            code = str(card)
+            events.append({"type": "play", "player": player, "card": code, "capture": []})
             alone = card if state.mulle_alone and card in on_table else None
             key = (card.rank, state.scheme.played_values(card), alone)
-            if key not in cache:
-                cache[key] = [[str(c) for c in taken] for taken, _ in
-                              legal_captures(card, state.table, state.scheme, limit=HINT_LIMIT, alone=alone)]
-            events.extend({"type": "play", "player": player, "card": str(card), "capture": list(capture)}
-                          for capture in cache[key])
+            captures = cache.get(key)
+            if captures is None:
+                captures = cache[key] = [[str(c) for c in taken] for taken, _ in
+                                         legal_captures(card, state.table, state.scheme, limit=HINT_LIMIT, alone=alone)]
+            # Each event gets its own copy of the capture list: a caller may edit one hint.
+            events += [{"type": "play", "player": player, "card": code, "capture": capture[:]}
+                       for capture in captures]
         return events
 
     def hints_for(self, state: MulleState, card: Card | str, limit: int | None = None) -> list[JSON]:
