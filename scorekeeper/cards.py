@@ -265,6 +265,16 @@ def rank_name(rank: str, lang: str = "en") -> str:
     return _FRENCH_NAMES.get(lang[:2], _FRENCH_NAMES["en"])[0].get(rank, rank)
 
 
+# The letters printed in a card's corner, as the table says them: Swedish packs have Kn(ekt),
+# D(am), K(ung), E(ss); German ones B(ube), D(ame), K(önig), A(ss). Codes stay J/Q/K/A.
+_FRENCH_FACES: dict[str, dict[str, str]] = {"sv": {"J": "Kn", "Q": "D", "A": "E"}, "de": {"J": "B", "Q": "D"}}
+
+
+def rank_face(rank: str, lang: str = "en") -> str:
+    """A French rank as its corner letters in ``lang``: ``Q`` / ``D`` / ``D``; numbers as they are."""
+    return _FRENCH_FACES.get(lang[:2], {}).get(rank, rank)
+
+
 def suit_name(suit: str, lang: str = "en", pack: Pack = "french") -> str:
     if pack == "german":
         return GERMAN_SUIT_NAMES[suit]

@@ -10,6 +10,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.cards import GERMAN_SUIT_NAMES, N_, SUIT_SYMBOLS, card_name, parse_card, suit_name
+from scorekeeper.cards import rank_face as cards_rank_face
 from scorekeeper.cards import rank_name as cards_rank_name
 from scorekeeper.localize import language, localize, tr
 from scorekeeper.service import TableError
@@ -65,7 +66,7 @@ def register(app: Flask) -> None:
         return {"locale": str(get_locale() or "en"), "card_label": card_label, "card_pretty": card_pretty,
                 "suit_symbols": SUIT_SYMBOLS, "line_chart": line_chart, "suit_label": suit_label,
                 "german_face": german_face, "cribbage_board": cribbage_board, "asset": asset,
-                "rank_name": rank_name}
+                "rank_name": rank_name, "rank_face": rank_face}
 
     @app.after_request
     def security_headers(response: Response) -> Response:
@@ -98,6 +99,10 @@ def card_pretty(code: str) -> str:
 
 def rank_name(rank: str) -> str:
     return cards_rank_name(rank, str(get_locale() or "en"))
+
+
+def rank_face(rank: str) -> str:
+    return cards_rank_face(rank, str(get_locale() or "en"))
 
 
 def suit_label(suit: str, pack: str = "french") -> str:

@@ -424,3 +424,15 @@ def test_the_composer_has_the_stable_hooks_and_a_refusal_keeps_taps_and_reason(s
     assert "K♥" in reason and "#MULLE-CAP" in reason
     status = refused.split('hx-swap-oob="innerHTML:#last-move"')[1].split("</div>")[0]
     assert "✘" in status and "#MULLE-CAP" in status
+
+
+def test_the_rank_chooser_and_card_faces_use_the_letters_the_table_says(sqlite_app: Flask) -> None:
+    """Swedish cards read Kn, D, K, E and German ones B, D, K, A; the hooks keep J/Q/K/A."""
+    client = sqlite_app.test_client()
+    table = api_table(client, [{"type": "deal", "dealer": 1, "table": ["3H", "5S", "8D", "QS"]}])
+    for lang, faces, queen in (("sv", ["E", "Kn", "D", "K"], "D♠"), ("de", ["A", "B", "D", "K"], "D♠"),
+                               ("en", ["A", "J", "Q", "K"], "Q♠")):
+        composer = sheet(client, table["id"], lang=lang).split('id="composer"')[1].split("</form>")[0]
+        shown = dict(re.findall(r'data-rank="(\w+)">.*?<span class="rank-face">(\w+)</span>', composer, re.S))
+        assert [shown[r] for r in ("A", "J", "Q", "K")] == faces, lang
+        assert re.search(r'data-card="QS">.*?' + queen, composer, re.S), lang
