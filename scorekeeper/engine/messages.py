@@ -30,6 +30,8 @@ _FSI, _PDI = "\u2068", "\u2069"
 def isolate(name: str) -> str:
     """``name`` set apart from the sentence around it when it holds right-to-left letters: without
     the isolates "سارة takes 3♥" reorders the words after the name in a left-to-right sentence."""
+    if name.startswith(_FSI) and name.endswith(_PDI):
+        return name
     if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in name):
         return f"{_FSI}{name}{_PDI}"
     return name

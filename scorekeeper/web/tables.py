@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import service
 from scorekeeper.engine import RULES
+from scorekeeper.engine.messages import isolate
 from scorekeeper.extensions import limiter
 from scorekeeper.live import broker
 from scorekeeper.models import Table
@@ -127,6 +128,9 @@ def page_context(table: Table) -> dict[str, Any]:
     rules = RULES[table.game]
     state = service.state_json(table, snap)  # engine messages in the reader's language
     seat = access.seat_of(table)
+    # Names as the screens print them: a right-to-left name is isolated (FSI…PDI) so the words
+    # and numbers after it keep their order in a left-to-right sentence.
+    names = [isolate(name) for name in table.players]
     ctx = {
         "table": table,
         "rules": rules,
@@ -139,13 +143,13 @@ def page_context(table: Table) -> dict[str, Any]:
         "state": state,
         "raw_state": snap.state,
         "sides": service.describe_sides(table, state),
-        "players": table.players,
+        "players": names,
     }
     view = view_for(table.game, ctx)
     ctx.update(view)
-    ctx["last"] = last_move(table, table.players, snap.seq, view)
+    ctx["last"] = last_move(table, names, snap.seq, view)
     # The move an undo would take back (the newest one still standing), named on the undo button.
-    ctx["undo_target"] = describe(table, snap.effective[-1][1], table.players) if snap.effective else ""
+    ctx["undo_target"] = describe(table, snap.effective[-1][1], names) if snap.effective else ""
     return ctx
 
 

@@ -288,3 +288,14 @@ def test_right_to_left_names_are_isolated_in_running_text() -> None:
     assert render(message, "en", ["سارة"]) == "\u2068سارة\u2069 takes 3"
     assert render(message, "sv", ["דנה"]).startswith("\u2068דנה\u2069")
     assert render(message, "en", ["Åsa"]) == "Åsa takes 3"  # left-to-right names stay as typed
+
+
+def test_a_table_page_isolates_a_right_to_left_name_once(client) -> None:
+    made = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["سارة", "Bo"]}).json
+    client.post(f"/api/v1/tables/{made['id']}/events", json={"type": "points", "side": 0, "points": 7},
+                headers={"Authorization": f"Bearer {made['write_token']}"})
+    client.get(f"/t/{made['id']}/k/{made['write_token']}")
+    page = client.get(f"/t/{made['id']}").get_data(as_text=True)
+    assert "\u2068سارة\u2069" in page and "\u2068\u2068" not in page
+    table = client.get(f"/api/v1/tables/{made['id']}", headers={"Authorization": f"Bearer {made['read_token']}"}).json
+    assert table["players"] == ["سارة", "Bo"]  # stored and served as typed
