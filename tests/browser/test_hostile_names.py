@@ -59,7 +59,11 @@ CHECK = """() => {
     cut: cut.slice(0, 5),
     injected: document.querySelectorAll('img[src="x"], script:not([src])').length,
     text: document.body.innerText,
-    bidiControls: /[\\u202a-\\u202e\\u2066-\\u2069]/.test(document.body.innerText),
+    // overrides and embeddings reorder what follows them; the page's own isolates (FSI…PDI around
+    // a right-to-left name) are the safe way and must come in pairs
+    bidiControls: /[\\u202a-\\u202e\\u2066\\u2067]/.test(document.body.innerText),
+    isolatesOpen: (document.body.innerText.match(/\\u2068/g) || []).length,
+    isolatesClosed: (document.body.innerText.match(/\\u2069/g) || []).length,
   };
 }"""
 
@@ -78,6 +82,7 @@ def holds(page: Page, dialogs: list[str], names: list[str], where: str) -> None:
     assert dialogs == [], (where, dialogs)
     assert seen["injected"] == 0, where
     assert not seen["bidiControls"], where
+    assert seen["isolatesOpen"] == seen["isolatesClosed"], where
     for name in names:
         assert SHOWN.get(name, name) in seen["text"], (where, name)
     assert seen["scrollWidth"] <= seen["width"], (where, seen["scrollWidth"], seen["cut"])
