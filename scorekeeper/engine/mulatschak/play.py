@@ -47,7 +47,8 @@ def on_play(state: MulState, event: Mapping[str, Any]) -> MulState:
         raise RuleViolation("MULAT-PLAY-1", M("it is %(to_act)s's turn to play", to_act=Seat(deal.to_act)), to_act=deal.to_act)
     _check_unseen(deal, card, player)
     hand = deal.current_hand(player)
-    trick = deal.tricks[-1] if deal.tricks and len(deal.tricks[-1]) < len(deal.active) else ()
+    active = deal.active
+    trick = deal.tricks[-1] if deal.tricks and len(deal.tricks[-1]) < len(active) else ()
     trump = deal.trump
     assert trump is not None
     if hand is not None:
@@ -62,7 +63,6 @@ def on_play(state: MulState, event: Mapping[str, Any]) -> MulState:
         tricks = deal.tricks[:-1] + (trick + ((player, card),),)
     else:
         tricks = deal.tricks + (((player, card),),)
-    active = deal.active
     if len(tricks[-1]) == len(active):
         last = tricks[-1]
         winner = trick_winner([c for _, c in last], last[0][0], trump, ORDER, seats=active)

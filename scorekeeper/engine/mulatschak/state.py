@@ -70,7 +70,7 @@ class Opts:
 
     @property
     def duties(self) -> Obligations:
-        return Obligations(ORDER, must_follow=True, must_trump=True, must_head=not self.no_stichzwang)
+        return _DUTIES[not self.no_stichzwang]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +140,8 @@ class Row:
 
 
 _PLAYING = frozenset({"declarer", "play"})
+# Follow suit, trump when void, and (unless no_stichzwang) beat the card winning: made once.
+_DUTIES = {head: Obligations(ORDER, must_follow=True, must_trump=True, must_head=head) for head in (True, False)}
 
 
 @dataclass(frozen=True)  # no slots: evolve copies it as one dict
