@@ -20,7 +20,7 @@ from typing import Any
 
 from scorekeeper.cards import Card, Pack, card_text, suit_text
 
-__all__ = ["Join", "M", "Msg", "Param", "Seat", "Suit", "cards", "isolate", "render"]
+__all__ = ["Join", "M", "Msg", "Param", "Seat", "Side", "Suit", "TableNames", "cards", "isolate", "render"]
 
 Translate = Callable[[str], str]
 
@@ -42,6 +42,26 @@ class Seat:
     """A player, by seat. Rendered as the player's name; without names as "player N" (the seat)."""
 
     index: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """A scoring side by index. Rendered as its players ("Anna & Cilla") where the reader's names
+    know the table's sides (:class:`TableNames`); else as "side N" (N the index)."""
+
+    index: int
+
+
+class TableNames(tuple[str, ...]):
+    """The seats' names, also knowing each side's label (a player, or partners joined), so that a
+    message can name a side the way the score sheet heads its column."""
+
+    sides: tuple[str, ...]
+
+    def __new__(cls, players: Iterable[str], sides: Iterable[str]) -> TableNames:
+        self = super().__new__(cls, players)
+        self.sides = tuple(sides)
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +114,11 @@ def _render(value: Param, lang: str, names: Sequence[str] | None, translate: Tra
         if names is not None and 0 <= value.index < len(names):
             return isolate(names[value.index])
         return f"player {value.index}"
+    if isinstance(value, Side):
+        sides = getattr(names, "sides", None)
+        if sides is not None and 0 <= value.index < len(sides):
+            return isolate(sides[value.index])
+        return M("side %(side)s", side=str(value.index)).render(lang, names, translate)
     if isinstance(value, Join):
         return value.render(lang, names, translate, pack)
     if isinstance(value, Suit):
@@ -142,7 +167,7 @@ class Msg(str):
 
 # Ledger notes and history lines repeat ("3 of 5 tricks"): a replay made the same message
 # hundreds of times, each rendered to English on creation. Messages of plain values are kept.
-_PLAIN: frozenset[type] = frozenset({int, str, bool, Card, Seat, Suit, type(None)})
+_PLAIN: frozenset[type] = frozenset({int, str, bool, Card, Seat, Side, Suit, type(None)})
 _MADE: dict[tuple[Any, ...], Msg] = {}
 
 

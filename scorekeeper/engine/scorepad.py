@@ -22,7 +22,7 @@ from scorekeeper.engine.base import (
     str_field,
 )
 from scorekeeper.engine.core import Dispatch
-from scorekeeper.engine.messages import M, Msg
+from scorekeeper.engine.messages import M, Msg, Side
 
 MAX_POINTS = 10_000
 
@@ -107,9 +107,13 @@ class ScorePad(BaseRules):
     def describe(self, event: Mapping[str, Any], players: Sequence[str]) -> Msg:
         points = f"{event.get('points'):+}"
         if event.get("note"):
-            return M("%(points)s → side %(side)s (%(note)s)", points=points, side=str(event.get("side")),
-                     note=str(event["note"]))
-        return M("%(points)s → side %(side)s", points=points, side=str(event.get("side")))
+            return M("%(points)s → %(side)s (%(note)s)", points=points, side=_side(event), note=str(event["note"]))
+        return M("%(points)s → %(side)s", points=points, side=_side(event))
+
+
+def _side(event: Mapping[str, Any]) -> Side | str:
+    side = event.get("side")
+    return Side(side) if isinstance(side, int) and not isinstance(side, bool) else f"side {side}"
 
 
 def _round_for(entries: tuple[Entry, ...], side: int) -> int:

@@ -25,6 +25,7 @@ from scorekeeper.service.log import (
     history,
     import_table,
     seat_names,
+    table_names,
 )
 from scorekeeper.service.snapshots import (
     PLATFORM_OPTIONS,
@@ -47,5 +48,5 @@ __all__ = [
     "Recorded", "RuleViolation", "Snapshot", "SnapshotCache", "TableError", "bad_request", "cache", "capability",
     "check_event", "clean_players", "create_table", "describe_sides", "effective_events", "engine_options",
     "export", "from_engine", "get_table", "history", "import_table", "new_state", "record", "replay", "rules_for",
-    "seat_names", "snapshot", "state_json", "undo",
+    "seat_names", "snapshot", "table_names", "state_json", "undo",
 ]

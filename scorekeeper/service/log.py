@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from scorekeeper.engine import RULES
 from scorekeeper.engine.base import MalformedEvent, RuleViolation, SetupError
+from scorekeeper.engine.messages import TableNames
 from scorekeeper.extensions import db
 from scorekeeper.localize import localize, tr
 from scorekeeper.models import Event, Table
@@ -53,7 +54,7 @@ def history(table: Table) -> list[HistoryRow]:
     ).scalars().all()
     effective = {seq for seq, _ in effective_events([(r.seq, r.payload) for r in rows])}
     rules = rules_for(table)
-    players = table.players
+    players = table_names(table)
     result = []
     for row in rows:
         if row.payload.get("type") == "undo":
@@ -142,6 +143,11 @@ def import_table(data: Any) -> Table:
 
 def seat_names(table: Table) -> list[str]:
     return table.players
+
+
+def table_names(table: Table, state: Mapping[str, Any] | None = None) -> TableNames:
+    """The seats' names with the sides' labels, for messages that name a side ("+7 → Anna & Cilla")."""
+    return TableNames(table.players, describe_sides(table, state or {}))
 
 
 def describe_sides(table: Table, state: Mapping[str, Any]) -> list[str]:

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import service
 from scorekeeper.engine import RULES
-from scorekeeper.engine.messages import isolate
+from scorekeeper.engine.messages import TableNames, isolate
 from scorekeeper.extensions import limiter
 from scorekeeper.live import broker
 from scorekeeper.models import Table
@@ -130,7 +130,8 @@ def page_context(table: Table) -> dict[str, Any]:
     seat = access.seat_of(table)
     # Names as the screens print them: a right-to-left name is isolated (FSI…PDI) so the words
     # and numbers after it keep their order in a left-to-right sentence.
-    names = [isolate(name) for name in table.players]
+    sides = service.describe_sides(table, state)
+    names = TableNames([isolate(name) for name in table.players], [isolate(side) for side in sides])
     ctx = {
         "table": table,
         "rules": rules,
@@ -142,7 +143,7 @@ def page_context(table: Table) -> dict[str, Any]:
         "seq": snap.seq,
         "state": state,
         "raw_state": snap.state,
-        "sides": service.describe_sides(table, state),
+        "sides": sides,
         "players": names,
     }
     view = view_for(table.game, ctx)

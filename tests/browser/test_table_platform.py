@@ -61,7 +61,7 @@ def test_two_phones_and_a_watcher_share_one_live_sheet(browser: Browser, live_se
     expect(phone_a.locator(".totals .total").nth(1)).to_have_text("12", timeout=1000)
 
     phone_b.locator("#last-move summary").click()                 # undo names the move and asks once
-    expect(phone_b.locator("#last-move")).to_contain_text("Take back “+12 → side 1”?")
+    expect(phone_b.locator("#last-move")).to_contain_text("Take back “+12 → Bo”?")
     phone_b.get_by_role("button", name="Yes, undo it").click()
     expect(phone_b.locator(".totals .total").nth(1)).to_have_text("0")
     expect(phone_a.locator(".totals .total").nth(1)).to_have_text("0", timeout=1000)

@@ -143,7 +143,7 @@ def test_undo_and_history_strike_through(client) -> None:
     undone = client.post(f"/t/{table_id}/undo", headers=HX)
     assert undone.status_code == 200 and "Undone" in undone.get_data(as_text=True)
     history = client.get(f"/t/{table_id}/history").get_data(as_text=True)
-    assert history.count("<del>") == 1 and "+9 → side 1" in history and "undo #2" in history
+    assert history.count("<del>") == 1 and "+9 → Bo" in history and "undo #2" in history
     assert re.search(r"<td>Anna</td>", history)
 
 
@@ -304,7 +304,7 @@ def test_undo_names_the_move_asks_once_and_other_phones_hear_who_undid(app, clie
     client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "1", "points:int": "7"})
     page = client.get(f"/t/{table_id}").get_data(as_text=True)
     region = page.split('id="last-move"')[1]
-    assert "<details" in region and "Take back “+7 → side 1”?" in region and "Yes, undo it" in region
+    assert "<details" in region and "Take back “+7 → Bo”?" in region and "Yes, undo it" in region
     stale = client.post(f"/t/{table_id}/undo", data={"expected_seq": "0"}, headers=HX)
     assert stale.status_code == 409                                  # the named move is not the last any more
     assert client.post(f"/t/{table_id}/undo", data={"expected_seq": "1"}, headers=HX).status_code == 200
@@ -312,7 +312,7 @@ def test_undo_names_the_move_asks_once_and_other_phones_hear_who_undid(app, clie
     other = app.test_client()
     other.get(f"/t/{table_id}/k/{write}")
     heard = other.get(f"/t/{table_id}/sheet", headers=HX).get_data(as_text=True)
-    assert "Anna undid: +7 → side 1" in heard.split('hx-swap-oob="innerHTML:#last-move"')[1]
+    assert "Anna undid: +7 → Bo" in heard.split('hx-swap-oob="innerHTML:#last-move"')[1]
 
 
 def test_the_home_page_lists_this_phones_tables_beside_the_seat_question(client) -> None:
@@ -320,3 +320,17 @@ def test_the_home_page_lists_this_phones_tables_beside_the_seat_question(client)
     home = client.get("/").get_data(as_text=True)
     assert 'id="my-seat"' in home
     assert f'href="/t/{table_id}">Scorepad · Anna, Bo</a>' in home   # not shadowed by the form's seat
+
+
+def test_score_pad_lines_name_the_side_in_the_readers_language(client) -> None:
+    """"+7 → Anna & Cilla", not "side 0": a partnership is named by its players, in any language."""
+    table_id = open_table(client, players=("Anna", "Bo", "Cilla", "Dan"), teams="pairs")
+    client.post(f"/t/{table_id}/seat", data={"seat": "0"})
+    client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "0", "points:int": "7"}, headers=HX)
+    client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "1", "points:int": "3"}, headers=HX)
+    for lang in ("en", "sv", "de"):
+        history = client.get(f"/t/{table_id}/history?lang={lang}").get_data(as_text=True)
+        assert "+7 → Anna &amp; Cilla" in history and "+3 → Bo &amp; Dan" in history, lang
+        assert "side 0" not in history and "sida" not in history, lang
+        page = client.get(f"/t/{table_id}?lang={lang}").get_data(as_text=True)
+        assert "+3 → Bo &amp; Dan" in page, lang  # the undo button names the move the same way

@@ -25,7 +25,7 @@ from scorekeeper.engine.capture import (
 )
 from scorekeeper.engine.core import Dispatch
 from scorekeeper.engine.fishing import collector_paused
-from scorekeeper.engine.messages import M, Msg
+from scorekeeper.engine.messages import M, Msg, Side
 from scorekeeper.engine.mulle.play import on_deal, on_play, plays_left
 from scorekeeper.engine.mulle.state import (
     ALL_CARDS,
@@ -222,7 +222,9 @@ class Mulle(BaseRules):
             if kind == "tally":
                 what = _tally_word(str(event.get("what")))
                 if "side" in event:
-                    return M("side %(side)s: %(what)s", side=str(event.get("side")), what=what)
+                    side = event.get("side")
+                    return M("%(side)s: %(what)s", what=what, side=Side(side) if isinstance(side, int)
+                             and not isinstance(side, bool) else f"side {side}")
                 return Msg("%(player)s: %(what)s", {"player": who("player"), "what": what})
         except (ValueError, TypeError, KeyError):
             pass
