@@ -9,6 +9,7 @@ from typing import Any
 from flask import request
 from flask_babel import gettext as _
 
+from scorekeeper.cards import NotationError, parse_card
 from scorekeeper.localize import card_words
 
 
@@ -19,6 +20,14 @@ def hint_arg() -> str:
         return ""
     filled = [v.strip() for v in request.args.getlist("hint") if v.strip()]
     return filled[-1] if filled else ""
+
+
+def hint_card(text: str) -> tuple[str | None, str]:
+    """The asked-about card's code, or None and why not (the same words in every fishing game)."""
+    try:
+        return str(parse_card(text)), ""
+    except NotationError:
+        return None, _("“%(text)s” is not a card. Tap it in the grid or type it like 7H or 10♦.", text=text)
 
 
 def pretty(code: str | None) -> str:

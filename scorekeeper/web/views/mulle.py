@@ -18,11 +18,11 @@ from flask import url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, NotationError, parse_card
+from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS
 from scorekeeper.engine.mulle import COPIES, TALLY, TALLY_CAPS, TALLY_ORDER, Mulle, MulleState
 from scorekeeper.localize import localize
 from scorekeeper.web.views import register
-from scorekeeper.web.views.fishing import hint_arg, join, pretty, side_labels
+from scorekeeper.web.views.fishing import hint_arg, hint_card, join, pretty, side_labels
 
 HINTS_SHOWN = 40      # captures listed for one card; more are counted, not shown
 COUNT_UP_TO = 100_000  # beyond this the screen says "100000+" rather than count on
@@ -308,10 +308,8 @@ def hints(rules: Mulle, raw: MulleState, state: Mapping[str, Any], text: str) ->
                            "trail": "", "unseen": state["unseen"], "desk": "", "none": ""}
     if not text:
         return out
-    try:
-        code = str(parse_card(text))
-    except NotationError:
-        out["error"] = _("“%(text)s” is not a card. Tap it in the grid or type it like 7H or 10♦.", text=text)
+    code, out["error"] = hint_card(text)
+    if code is None:
         return out
     if not state["unseen"].get(code):
         out["error"] = _("Both %(card)s have already been seen in this deal.", card=pretty(code))

@@ -9,14 +9,13 @@ from flask import url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorekeeper.cards import NotationError, parse_card
 from scorekeeper.engine.kasino import (
     TARGET,
     Kasino,
     KasinoState,
 )
 from scorekeeper.localize import localize
-from scorekeeper.web.views.fishing import join, pretty
+from scorekeeper.web.views.fishing import hint_card, join, pretty
 from scorekeeper.web.views.kasino.words import picker_counts
 
 HINT_LIMIT = 40  # a crowded table can have thousands of captures; the list shows the first ones
@@ -38,10 +37,8 @@ def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str,
                            "unseen": picker_counts(state), "desk": "", "more": ""}
     if not text:
         return out
-    try:
-        code = str(parse_card(text))
-    except NotationError:
-        out["error"] = _("“%(text)s” is not a card. Tap it in the grid or type it like 7H or 10♦.", text=text)
+    code, out["error"] = hint_card(text)
+    if code is None:
         return out
     if code in state["table"]:
         out["error"] = _("%(card)s lies on the table; choose a card from a hand.", card=pretty(code))
