@@ -107,8 +107,22 @@ def _append(table: Table, seq: int, payload: dict[str, Any], author: int | None)
 _sqlite_writer = threading.Lock()
 
 
+@contextlib.contextmanager
 def _writer_lock() -> Any:
-    return _sqlite_writer if db.engine.dialect.name == "sqlite" else contextlib.nullcontext()
+    """SQLite: this process's writers one at a time. A writer that has to wait gives its pooled
+    connection back first: fifteen phones waiting here while holding the pool's fifteen
+    connections left the writer in front of them none to retry with, and every write stalled
+    until the pool's 30 s timeout (500). What it read before waiting is stale by then anyway."""
+    if db.engine.dialect.name != "sqlite":
+        yield
+        return
+    if not _sqlite_writer.acquire(blocking=False):
+        db.session.rollback()  # ends the read transaction; the table's row is read again inside
+        _sqlite_writer.acquire()
+    try:
+        yield
+    finally:
+        _sqlite_writer.release()
 
 
 def _queue_on_row(table: Table) -> None:

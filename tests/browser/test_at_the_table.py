@@ -10,6 +10,7 @@ import urllib.request
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 PHONE = {"viewport": {"width": 390, "height": 664}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 3, "locale": "en-GB", "reduced_motion": "reduce"}
@@ -28,14 +29,25 @@ def phone(browser: Browser, **extra: Any) -> Page:
     return browser.new_context(**{**PHONE, **extra}).new_page()
 
 
-def on_screen(page: Page, selector: str) -> bool:
-    """Wholly inside the viewport and not under the status bar pinned to the bottom."""
-    return bool(page.locator(selector).first.evaluate("""el => {
-        const r = el.getBoundingClientRect();
-        const bar = document.getElementById('last-move');
-        const floor = el === bar || bar.contains(el) ? innerHeight : bar.getBoundingClientRect().top;
-        return r.height > 0 && r.top >= 0 && r.bottom <= floor + 0.5 && r.left >= 0 && r.right <= innerWidth + 0.5;
-    }"""))
+_ON_SCREEN = """el => {
+    const r = el.getBoundingClientRect();
+    const bar = document.getElementById('last-move');
+    const floor = el === bar || bar.contains(el) ? innerHeight : bar.getBoundingClientRect().top;
+    return r.height > 0 && r.top >= 0 && r.bottom <= floor + 0.5 && r.left >= 0 && r.right <= innerWidth + 0.5;
+}"""
+
+
+def on_screen(page: Page, selector: str, settle_ms: int = 2000) -> bool:
+    """Wholly inside the viewport and not under the status bar pinned to the bottom, once the page
+    has settled: a redraw arriving over the live stream can move things for a moment (what a
+    player sees is the page at rest, and a test that judged the moment in between was flaky)."""
+    element = page.locator(selector).first
+    element.wait_for(state="attached")
+    try:
+        page.wait_for_function(f"el => ({_ON_SCREEN})(el)", arg=element.element_handle(), timeout=settle_ms)
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def quiet(page: Page) -> None:

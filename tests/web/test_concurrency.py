@@ -3,11 +3,36 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
 PHONES = 8
 ROUNDS = 6
+WAIT = 60  # seconds a phone waits for the others: a phone that died must fail the test, not hang it
+
+
+def run_phones(phone, count: int, barrier: threading.Barrier) -> list[BaseException]:
+    """Start ``count`` phones, wait for them, and return what any of them raised. A phone that
+    raises breaks the barrier, so the others stop at once instead of waiting for it forever."""
+    errors: list[BaseException] = []
+
+    def guarded(n: int) -> None:
+        try:
+            phone(n)
+        except threading.BrokenBarrierError:
+            pass
+        except BaseException as error:  # noqa: BLE001 - reported by the test below
+            errors.append(error)
+            barrier.abort()
+
+    threads = [threading.Thread(target=guarded, args=(n,)) for n in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(WAIT * 3)
+    assert not any(t.is_alive() for t in threads), "a phone is still waiting"
+    return errors
 
 
 def hammer(app, table_id: str, token: str, *, with_expected: bool) -> list[tuple[int, dict]]:
@@ -19,7 +44,7 @@ def hammer(app, table_id: str, token: str, *, with_expected: bool) -> list[tuple
         client = app.test_client()
         headers = {"Authorization": f"Bearer {token}"}
         for _ in range(ROUNDS):
-            barrier.wait()
+            barrier.wait(WAIT)
             body: dict = {"type": "points", "side": n % 2, "points": 1}
             if with_expected:
                 body["expected_seq"] = client.get(f"/api/v1/tables/{table_id}", headers=headers).json["seq"]
@@ -27,11 +52,8 @@ def hammer(app, table_id: str, token: str, *, with_expected: bool) -> list[tuple
             with lock:
                 results.append((response.status_code, response.json))
 
-    threads = [threading.Thread(target=phone, args=(n,)) for n in range(PHONES)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    errors = run_phones(phone, PHONES, barrier)
+    assert not errors, errors
     return results
 
 
@@ -82,7 +104,7 @@ def test_thirty_writers_and_undos_race_on_one_table(app) -> None:
         phone_client = app.test_client()
         headers = {"Authorization": f"Bearer {table['write_token']}"}
         for r in range(RACE_ROUNDS):
-            barrier.wait()
+            barrier.wait(WAIT)
             note = f"phone {n} round {r}"
             response = phone_client.post(f"{url}/events", json={"type": "points", "side": n % 2, "points": 1,
                                                                 "note": note}, headers=headers)
@@ -93,11 +115,8 @@ def test_thirty_writers_and_undos_race_on_one_table(app) -> None:
                 with lock:
                     undos.append((response.status_code, response.json))
 
-    threads = [threading.Thread(target=phone, args=(n,)) for n in range(RACERS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
+    errors = run_phones(phone, RACERS, barrier)
+    assert not errors, errors
     assert len(writes) == RACERS * RACE_ROUNDS and len(undos) == (RACERS + 2) // 3 * RACE_ROUNDS
     assert {status for status, _, _ in writes} == {201}, [body for status, body, _ in writes if status != 201][:3]
     assert all(status == 200 for status, _ in undos), [body for status, body in undos if status != 200][:3]
@@ -116,3 +135,37 @@ def test_thirty_writers_and_undos_race_on_one_table(app) -> None:
     from scorekeeper.service import cache
     cache.clear()
     assert client.get(url, headers=headers).json["state"] == state
+
+
+def test_writers_waiting_their_turn_hold_no_connection(tmp_path, monkeypatch) -> None:
+    """SQLite, a pool smaller than the crowd of writers (as gunicorn's 32 threads against the
+    default pool of 15): phones queued for the writer's turn must not sit on the pool's
+    connections, or the writer in front of them, retrying on a stale read, waits for a
+    connection that never comes — every write stalled until the pool's timeout (500). On a busy
+    machine the writer is often descheduled between giving its connection back and asking again;
+    the pause below makes that happen every time."""
+    from scorekeeper.extensions import db
+    from scorekeeper.service import writes
+    from tests.web.conftest import make_app
+
+    fetch = writes.get_table
+
+    def descheduled(table_id: str):
+        time.sleep(0.02)
+        return fetch(table_id)
+
+    monkeypatch.setattr(writes, "get_table", descheduled)
+
+    app = make_app(f"sqlite:///{tmp_path / 'small-pool.sqlite'}",
+                   SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 2, "max_overflow": 0, "pool_timeout": 5})
+    try:
+        client = app.test_client()
+        table = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"],
+                                                    "options": {"target": 10_000}}).json
+        results = hammer(app, table["id"], table["write_token"], with_expected=False)
+        assert len(results) == PHONES * ROUNDS
+        assert sorted(body["seq"] for _, body in results) == list(range(1, PHONES * ROUNDS + 1))
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
