@@ -478,3 +478,34 @@ def test_listed_groupings_behave_like_values() -> None:
     with pytest.raises(AttributeError):
         grouping.value = 1  # type: ignore[misc]
     assert grouping != Grouping(1, grouping.groups, grouping.counted, grouping.rank_matched)
+
+
+@given(played=card_st, table=st.lists(card_st, min_size=1, max_size=9), scheme=schemes, data=st.data())
+def test_the_listing_reads_as_a_list_of_pairs(played: Card, table: list[Card], scheme: ValueScheme,
+                                              data: st.DataObject) -> None:
+    """legal_captures hands out a sequence that spells each pair when read: by index, slice,
+    iteration and taken() it must read as the list it stands for, and equal it."""
+    listed = legal_captures(played, table, scheme)
+    pairs = list(listed)
+    assert len(pairs) == len(listed) and listed == pairs and pairs == listed and listed == tuple(pairs)
+    assert listed.taken() == [c for c, _ in pairs]
+    if pairs:
+        i = data.draw(st.integers(min_value=-len(pairs), max_value=len(pairs) - 1))
+        assert listed[i] == pairs[i]
+        start, stop = sorted(data.draw(st.lists(st.integers(-12, 12), min_size=2, max_size=2)))
+        assert listed[start:stop] == pairs[start:stop] and listed[::-2] == pairs[::-2]
+        assert listed != pairs[:-1] and listed != [*pairs[:-1], (pairs[-1][0], Grouping(99, ()))]
+    with pytest.raises(IndexError):
+        listed[len(pairs)]
+    with pytest.raises(TypeError):
+        hash(listed)
+
+
+def test_a_full_listing_is_spelled_when_read() -> None:
+    """Tens of thousands of captures are kept as one int each until read: the listing holds no
+    pair and no grouping, and iterating spells them in batches."""
+    table = cards("AS AH AD AC AS AH 2S 10D 3C 4D 5H 6S 7C 8D 9H JS QC KD 2H 3S")
+    listed = legal_captures(parse_card("AD"), table, MULLE_SCHEME)
+    assert len(listed) > 1000 and all(type(key) is int for key in listed._keys)
+    assert sum(1 for _ in listed) == len(listed) == count_captures(parse_card("AD"), table, MULLE_SCHEME)
+    assert listed[len(listed) // 2] in listed[len(listed) // 2 - 1: len(listed) // 2 + 2]

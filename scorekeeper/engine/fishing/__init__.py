@@ -24,8 +24,10 @@ Public API (everything a game engine needs; cards are :class:`scorekeeper.cards.
 ``explain_failure(played, taken, scheme) -> str``
     Plain arithmetic saying why ``find_grouping`` refused (for the dispute desk).
 
-``legal_captures(played, table, scheme, *, limit=None, alone=None) -> list[tuple[tuple[Card, ...], Grouping]]``
-    Every distinct legal capture (as a sorted multiset of table cards; copies are
+``legal_captures(played, table, scheme, *, limit=None, alone=None) -> Captures``
+    A read-only sequence of ``(cards, grouping)`` pairs, each spelled out when read (a listing
+    is one int per capture until then; ``Captures.taken()`` gives the cards alone, and it equals
+    a list of the same pairs). Every distinct legal capture (as a sorted multiset of table cards; copies are
     interchangeable, so each multiset appears once), each with one grouping. Sorted by size, then
     by card (``card_sort_key``, compared card by card). Trails are not listed. ``limit`` = only
     the first ``limit`` in that order, at a cost that follows what is returned: a crowded table
@@ -69,6 +71,7 @@ Modules: ``schemes`` (how cards count), ``grouping`` (the proof a check hands ou
 from __future__ import annotations
 
 from scorekeeper.engine.fishing.captures import (
+    Captures,
     can_capture,
     can_sweep,
     collector_paused,
@@ -94,6 +97,7 @@ from scorekeeper.engine.fishing.schemes import (
 __all__ = [
     "KASINO_SCHEME",
     "MULLE_SCHEME",
+    "Captures",
     "Grouping",
     "ValueScheme",
     "can_capture",

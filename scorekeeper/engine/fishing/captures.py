@@ -7,7 +7,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from threading import Lock
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, overload
 
 from scorekeeper.cards import Card
 from scorekeeper.engine.fishing.claims import _FRENCH_ORDER, _PLACE, find_grouping
@@ -44,7 +44,7 @@ def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme) -> _Li
             return found
     if ordered is None:
         ordered = [_FRENCH_ORDER[place] for place in places if isinstance(place, int)]
-    found = _Listing(played, values, ordered, scheme)
+    found = _Listing(played, values, ordered, scheme, places)
     with _cache_lock:
         _cache[key] = found
         # Listings grow after they are stored, so the weight is checked on every new one.
@@ -54,10 +54,70 @@ def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme) -> _Li
     return found
 
 
+class Captures(Sequence["_Capture"]):
+    """The legal captures of one played card, as :func:`legal_captures` lists them: a read-only
+    sequence of ``(cards, grouping)`` pairs in the documented order.
+
+    A crowded table has tens of thousands of captures and a caller reads few of them, so the
+    listing is kept as one int per capture and a pair is spelled out when it is read (by index,
+    slice or iteration; a slice is a list). Equal to any sequence of the same pairs, a list
+    included; not hashable, as a list is not."""
+
+    __slots__ = ("_listing", "_keys")
+    _BATCH = 512  # pairs spelled at once while iterating
+
+    def __init__(self, listing: _Listing | None, keys: list[int]) -> None:
+        self._listing = listing
+        self._keys = keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @overload
+    def __getitem__(self, index: int) -> _Capture: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[_Capture]: ...
+
+    def __getitem__(self, index: int | slice) -> _Capture | list[_Capture]:
+        if isinstance(index, slice):
+            keys = self._keys[index]
+            return self._listing.spelled(keys) if self._listing is not None and keys else []
+        key = self._keys[index]  # IndexError as a list gives it
+        assert self._listing is not None
+        return self._listing.spelled((key,))[0]
+
+    def __iter__(self) -> Iterator[_Capture]:
+        keys, listing, step = self._keys, self._listing, self._BATCH
+        if listing is None:
+            return
+        for start in range(0, len(keys), step):
+            yield from listing.spelled(keys[start:start + step])
+
+    def taken(self) -> list[tuple[Card, ...]]:
+        """The cards of every capture, without their groupings (what a hint needs)."""
+        return self._listing.taken(self._keys) if self._listing is not None else []
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Captures) and other._listing is self._listing:
+            return other._keys == self._keys
+        if not isinstance(other, (list, tuple, Captures)):
+            return NotImplemented
+        return len(other) == len(self) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Captures({list(self)!r})"
+
+
+_NONE = Captures(None, [])
+
+
 def legal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
-                   limit: int | None = None, alone: Card | None = None) -> list[_Capture]:
+                   limit: int | None = None, alone: Card | None = None) -> Captures:
     """Every distinct non-empty legal capture of ``played`` from ``table``, with a grouping each,
-    smallest first, then by card (the order of the module docstring).
+    smallest first, then by card (the order of the module docstring), as a :class:`Captures`
+    sequence (each pair made when read).
 
     A capture is a multiset: with two 5♣ on the table, "one 5♣" is listed once. The count can
     run to tens of thousands on a crowded table, so a screen should pass ``limit`` (the first
@@ -69,15 +129,9 @@ def legal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be at least 0, not {limit}")
     if not table or limit == 0:
-        return []
+        return _NONE
     listing = _listing_of(played, table, scheme)
-    if limit is not None and limit <= _SMALL_LISTING:
-        return [capture for chunk in listing.chunks(alone=alone, limit=limit) for capture in chunk]
-    with collector_paused():
-        return [capture for chunk in listing.chunks(alone=alone, limit=limit) for capture in chunk]
-
-
-_SMALL_LISTING = 1000  # captures asked for below which holding the collector is not worth it
+    return Captures(listing, listing.keys(alone=alone, limit=limit))
 
 
 @contextmanager
@@ -118,7 +172,7 @@ def maximal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme,
     if not table:
         return []
     listing = _listing_of(played, table, scheme)
-    return list(listing.captures(keep=listing.maximal(by)))
+    return listing.spelled(listing.keys(keep=listing.maximal(by)))
 
 
 def can_capture(played: Card, table: Sequence[Card], scheme: ValueScheme) -> bool:

@@ -4,13 +4,13 @@ as captures on demand (see ``_Listing``)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from math import prod
+from collections.abc import Sequence
 from threading import Lock
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal
 
 from scorekeeper.cards import Card
 from scorekeeper.engine.fishing.grouping import Grouping, _group_text
+from scorekeeper.engine.fishing.layout import _RUN_ENTRIES, _layout
 from scorekeeper.engine.fishing.search import (
     _assign_values,
     _groups_by_first,
@@ -76,42 +76,18 @@ def _unions(packing: _Packing, by_first: Sequence[Sequence[tuple[int, int]]],
 _Capture = tuple[tuple[Card, ...], Grouping]
 # One group of a listed grouping: order (biggest first, then by card), cards, counted, rank-match, text.
 _Piece = tuple[tuple[int, tuple[int, ...]], tuple[Card, ...], tuple[int, ...], bool, str]
-_RUN_ENTRIES = 256  # entries per lookup table over a run of fields (spelling keys, weighing vectors)
-_SPELL_BY_TABLE = 48  # captures in one size before spelling by lookup tables pays for building them
 _FIRST_REACH = 2  # the first search of a table covers captures of up to this many cards
+_STEP_REACH = 4  # up to this many cards the search grows a card at a time, then doubles
 
 
-_PICK_ENTRIES = 1 << 8  # combined values of a run of kinds whose picks are looked up at once
-_SPELL_HALVES = 1 << 15  # halves of keys remembered per listing before starting afresh (memory)
-_T = TypeVar("_T")
-
-
-class _Memo(dict[int, _T]):
-    """A dict that works a missing entry out (``make``) and keeps it."""
-
-    __slots__ = ("make",)
-
-    def __init__(self, make: Callable[[int], _T]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: int) -> _T:
-        value = self[key] = self.make(key)
-        return value
-
-
-def _runs(caps: Sequence[int], most: int = _RUN_ENTRIES) -> list[tuple[int, int]]:
-    """Consecutive fields [start, end) whose combined values stay within ``most``."""
-    runs: list[tuple[int, int]] = []
-    start = 0
-    while start < len(caps):
-        end, entries = start + 1, caps[start] + 1
-        while end < len(caps) and entries * (caps[end] + 1) <= most:
-            entries *= caps[end] + 1
-            end += 1
-        runs.append((start, end))
-        start = end
-    return runs
+def _next_reach(reach: int) -> int:
+    """How far to search next after ``reach``. A screen's first captures have two to four cards,
+    and a search for four costs several times one for three on a crowded table, so the reach
+    grows a card at a time there; past it, doubling keeps the reruns to a small multiple of the
+    last search."""
+    if reach < _FIRST_REACH:
+        return _FIRST_REACH
+    return reach + 1 if reach < _STEP_REACH else 2 * reach
 
 
 class _Listing:
@@ -133,32 +109,26 @@ class _Listing:
     """
 
     def __init__(self, played: Card, values: tuple[int, ...], table: Sequence[Card],
-                 scheme: ValueScheme) -> None:
-        """``values`` are the played card's, ``table`` comes sorted by card_sort_key. (Cards hash
-        slowly, so slots go by index.)"""
+                 scheme: ValueScheme, places: tuple[object, ...] | None = None) -> None:
+        """``values`` are the played card's, ``table`` comes sorted by card_sort_key and
+        ``places`` names it (the layout of its cards is shared by the listings of every card
+        played on it). (Cards hash slowly, so slots go by index.)"""
         self.scheme = scheme
-        counts = Counter(table)
-        self.slots = slots = list(counts)
-        self.copies = copies = list(counts.values())
-        self.total = len(table)
         self.values = values
+        counts = Counter(table)
+        slots = list(counts)
         # Kinds as _kinds_of has them: biggest first, a rank-match kind after its plain twin.
         slot_kinds = [(scheme.table_values(card), scheme.rank_match and card.rank == played.rank)
                       for card in slots]
         self.kinds = sorted(set(slot_kinds), key=lambda k: (-min(k[0]), -max(k[0]), k[1], k[0]))
         number = {kind: k for k, kind in enumerate(self.kinds)}
-        self.slot_kind = [number[kind] for kind in slot_kinds]
-        members: list[list[int]] = [[] for _ in self.kinds]
-        for i, k in enumerate(self.slot_kind):
-            members[k].append(i)
-        self.members = members  # the slots of each kind, in card order
-        self.packing = _Packing([sum(copies[i] for i in slots_of) for slots_of in members])
-        # Room for any kind vector's index, so keys never need re-spelling when the search grows.
-        self.index_bits = prod(cap + 1 for cap in self.packing.caps).bit_length()
-        self.width = max(1, max(copies, default=1).bit_length())
-        top = len(slots) - 1
-        self.slot_shift = [self.width * (top - i) + self.index_bits for i in range(len(slots))]
-        self.picks = [self._picks(slots_of) for slots_of in members]
+        slot_kind = [number[kind] for kind in slot_kinds]
+        layout = _layout(places, slots, list(counts.values()), slot_kind, len(self.kinds))
+        self.layout = layout
+        self.slots, self.copies, self.total = layout.slots, layout.copies, layout.total
+        self.slot_kind, self.members, self.packing = layout.slot_kind, layout.members, layout.packing
+        self.index_bits, self.width, self.slot_shift = layout.index_bits, layout.width, layout.slot_shift
+        self.picks, self.kind_slots = layout.picks, layout.kind_slots
         self.vectors: list[int] = []
         self.value_at: list[int] = []  # per vector: index into values of the first value making it
         self.index_of: dict[int, int] = {}
@@ -166,37 +136,9 @@ class _Listing:
         self.by_size: dict[int, list[int]] = {}
         self.reach = 0
         self.lock = Lock()
-        self.group_kinds: dict[int, list[tuple[int, int]]] = {}
-        self.spellers: list[tuple[int, int, dict[int, tuple[Card, ...]]]] | None = None
-        self.pickers: list[tuple[int, int, _Memo[list[int]]]] | None = None
-        self.groups: list[list[list[tuple[int, int]]] | None] = []
-        self.halves: tuple[_Memo[tuple[Card, ...]], int, _Memo[tuple[Card, ...]], int] | None = None
-        self.weighers: list[tuple[int, int, dict[int, int]]] | None = None
-        self.kind_of_card: dict[Card, int] | None = None
+        self.groups: list[tuple[int, list[list[tuple[int, int]]]] | None] = []  # (reach, groups)
         self.plans: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
         self.pieces: dict[tuple[int, int, tuple[int, ...]], _Piece] = {}
-        self.kind_slots = [[(i, self.slot_shift[i]) for i in slots_of] for slots_of in members]
-
-    def _picks(self, slots_of: Sequence[int]) -> list[list[int]]:
-        """picks[n] = the keys of every way to take n cards of one kind (its cards and copies)."""
-        if len(slots_of) == 1:  # the usual kind: one card, perhaps with its twin
-            step = 1 << self.slot_shift[slots_of[0]]
-            return [[n * step] for n in range(self.copies[slots_of[0]] + 1)]
-        picks: list[list[int]] = [[0]]
-        for i in slots_of:
-            step, copies = 1 << self.slot_shift[i], self.copies[i]
-            grown: list[list[int]] = [[] for _ in range(len(picks) + copies)]
-            for n, keys in enumerate(picks):
-                for extra in range(copies + 1):
-                    grown[n + extra] += [key + extra * step for key in keys]
-            picks = grown
-        return picks
-
-    def kind_of(self, card: Card) -> int:
-        found = self.kind_of_card
-        if found is None:
-            found = self.kind_of_card = dict(zip(self.slots, self.slot_kind, strict=True))
-        return found[card]
 
     # -- the kind-vector search -------------------------------------------------------------------
 
@@ -205,30 +147,33 @@ class _Listing:
         if size > self.reach:
             with self.lock:
                 if size > self.reach:
-                    # Doubling keeps the reruns to a small multiple of the last one.
-                    self._search(min(self.total, max(size, 2 * self.reach, _FIRST_REACH)))
+                    self._search(min(self.total, max(size, _next_reach(self.reach))))
         return self
 
-    def _groups(self, vi: int, v: int) -> list[list[tuple[int, int]]]:
-        """The valid groups for v by first kind (sized), worked out once: the search may rerun."""
+    def _groups(self, vi: int, v: int, reach: int) -> list[list[tuple[int, int]]]:
+        """The valid groups for v of up to ``reach`` cards by first kind (sized), kept for the
+        search's reruns. A screen's first captures need groups of two or three cards, and on a
+        30-card table walking every group of up to 14 cards was most of a listing's time."""
         while len(self.groups) <= vi:
             self.groups.append(None)
-        by_first = self.groups[vi]
-        if by_first is None:
-            by_first = _sized_groups_by_first([kind[0] for kind in self.kinds], self.packing, v,
-                                              self.scheme.max_value)
-            for k, kind in enumerate(self.kinds):
-                single = (1, self.packing.unit(k))
-                if kind[1] and single not in by_first[k]:
-                    by_first[k].insert(0, single)  # the rank-match single (MULLE-CAP-3(b))
-            self.groups[vi] = by_first
+        found = self.groups[vi]
+        if found is not None and found[0] >= reach:
+            return found[1]
+        most = min(max(reach, _STEP_REACH), self.total)  # small groups are cheap: once for the first reaches
+        by_first = _sized_groups_by_first([kind[0] for kind in self.kinds], self.packing, v,
+                                          self.scheme.max_value, most)
+        for k, kind in enumerate(self.kinds):
+            single = (1, self.packing.unit(k))
+            if kind[1] and single not in by_first[k]:
+                by_first[k].insert(0, single)  # the rank-match single (MULLE-CAP-3(b))
+        self.groups[vi] = (most, by_first)
         return by_first
 
     def _search(self, reach: int) -> None:
         parents: list[dict[int, int]] = []
         first: dict[int, tuple[int, int]] = {}  # vector: (value index, size)
         for vi, v in enumerate(self.values):
-            by_first = self._groups(vi, v)
+            by_first = self._groups(vi, v, reach)
             found, sizes = _unions(self.packing, by_first, reach) if any(by_first) else ({}, {})
             parents.append(found)
             for vector, size in sizes.items():
@@ -244,31 +189,17 @@ class _Listing:
         # Published last: a reader sees the old search or all of the new one.
         self.parents, self.by_size, self.reach = parents, by_size, reach
 
-    def _group_kinds(self, group: int) -> list[tuple[int, int]]:
-        """(kind, how many) for each kind a packed group or vector takes."""
-        found = self.group_kinds.get(group)
-        if found is None:
-            found = [(k, n) for k, n in enumerate(self.packing.counts(group)) if n]
-            if len(self.group_kinds) < 4096:
-                self.group_kinds[group] = found
-        return found
-
     # -- counting ---------------------------------------------------------------------------------
-
-    def alone_mask(self, alone: Card | None) -> int:
-        if alone is None or alone not in self.slots:
-            return 0
-        return ((1 << self.width) - 1) << self.slot_shift[self.slots.index(alone)]
 
     def count(self, alone: Card | None, at_most: int | None) -> int:
         """How many captures (without those holding ``alone`` and more), stopping at ``at_most``."""
-        mask = self.alone_mask(alone)
-        kind = self.kind_of(alone) if alone is not None and mask else 0
+        mask = self.layout.alone_mask(alone)
+        kind = self.layout.kind_of(alone) if alone is not None and mask else 0
         with_alone = [sum(1 for key in keys if key & mask) for keys in self.picks[kind]] if mask else []
         shift, field = self.packing.width * kind, self.packing.mask
         if at_most is None:
             self.reaching(self.total)
-        weigh = self.weigh if len(self.vectors) > _RUN_ENTRIES else self._weigh_slowly
+        weigh = self.layout.weigh if len(self.vectors) > _RUN_ENTRIES else self.layout.weigh_slowly
         found = 0
         for size in range(1, self.total + 1):
             self.reaching(size)
@@ -283,30 +214,6 @@ class _Listing:
             if at_most is not None and found >= at_most:
                 return at_most
         return found
-
-    def _weigh_slowly(self, vector: int) -> int:
-        ways = 1
-        for k, n in self._group_kinds(vector):
-            ways *= len(self.picks[k][n])
-        return ways
-
-    def weigh(self, vector: int) -> int:
-        """How many captures spell a kind vector: each kind's ways of picking its count, multiplied."""
-        weighers = self.weighers
-        if weighers is None:
-            weighers = self.weighers = []
-            width = self.packing.width
-            for start, end in _runs(self.packing.caps):
-                table = {0: 1}
-                for k in range(start, end):
-                    place = width * (k - start)
-                    table = {bits + (n << place): ways * len(self.picks[k][n])
-                             for bits, ways in table.items() for n in range(self.packing.caps[k] + 1)}
-                weighers.append((width * start, (1 << (width * (end - start))) - 1, table))
-        ways = 1
-        for shift, mask, table in weighers:
-            ways *= table[(vector >> shift) & mask]
-        return ways
 
     def maximal(self, by: Literal["inclusion", "count"]) -> set[int]:
         """The kind vectors no legal one strictly contains (or the biggest ones). A capture is
@@ -328,26 +235,21 @@ class _Listing:
 
     # -- listing ----------------------------------------------------------------------------------
 
-    def captures(self, keep: set[int] | None = None, alone: Card | None = None) -> Iterator[_Capture]:
-        """The captures in the documented order (size, then cards); ``keep`` limits the kind
-        vectors, ``alone`` leaves out the captures holding that card with others."""
-        for chunk in self.chunks(keep, alone):
-            yield from chunk
-
-    def chunks(self, keep: set[int] | None = None, alone: Card | None = None,
-               limit: int | None = None) -> Iterator[list[_Capture]]:
-        """``captures`` a list per size, and only the first ``limit`` in all: a list is built in
-        one comprehension, far cheaper per capture than a generator's steps."""
-        mask = self.alone_mask(alone)
-        low = (1 << self.index_bits) - 1
-        values, value_at, deferred = self.values, self.value_at, Grouping._deferred
+    def keys(self, keep: set[int] | None = None, alone: Card | None = None,
+             limit: int | None = None) -> list[int]:
+        """The keys of the captures in the documented order (size, then cards); ``keep`` limits
+        the kind vectors, ``alone`` leaves out the captures holding that card with others, and
+        only the first ``limit`` are made. Keys are plain ints: a listing of tens of thousands
+        costs a product and a sort, and a capture is spelled (``spelled``) only when read."""
+        mask = self.layout.alone_mask(alone)
         keys_of = self._keys
         left = limit
+        ordered: list[int] = []
         if limit is None:
             self.reaching(self.total)  # at once: growing the search step by step redoes it
         for size in range(1, self.total + 1):
             if left is not None and left <= 0:
-                return
+                break
             self.reaching(size)
             keyed: list[int] = []
             for index in self.by_size.get(size, ()):
@@ -361,17 +263,30 @@ class _Listing:
             if left is not None:
                 del keyed[left:]
                 left -= len(keyed)
-            high, high_shift, low_cards, low_mask = self._spelling()
-            shift = self.index_bits
-            yield [(high[key >> high_shift] + low_cards[(key >> shift) & low_mask],
-                    deferred(values[value_at[key & low]], self, key)) for key in keyed]
+            ordered += keyed
+        return ordered
+
+    def spelled(self, keys: Sequence[int]) -> list[_Capture]:
+        """The captures of ``keys``: cards and grouping (worked out when first read), in one
+        comprehension, far cheaper per capture than a generator's steps."""
+        high, high_shift, low_cards, low_mask = self.layout.spelling()
+        shift, low = self.index_bits, (1 << self.index_bits) - 1
+        values, value_at, deferred = self.values, self.value_at, Grouping._deferred
+        return [(high[key >> high_shift] + low_cards[(key >> shift) & low_mask],
+                 deferred(values[value_at[key & low]], self, key)) for key in keys]
+
+    def taken(self, keys: Sequence[int]) -> list[tuple[Card, ...]]:
+        """The cards alone of the captures of ``keys``."""
+        high, high_shift, low_cards, low_mask = self.layout.spelling()
+        shift = self.index_bits
+        return [high[key >> high_shift] + low_cards[(key >> shift) & low_mask] for key in keys]
 
     def _keys(self, index: int) -> list[int]:
         """The keys of every capture spelling kind vector ``index``: a product over runs of kinds,
         each run's picks looked up at once (a kind's picks: its cards and copies)."""
         vector = self.vectors[index]
         keys = [index]
-        for shift, mask, table in self._pickers():
+        for shift, mask, table in self.layout.pickers_of_runs():
             part = table[(vector >> shift) & mask]
             if len(part) > 1:
                 keys = [key + pick for key in keys for pick in part]
@@ -379,74 +294,6 @@ class _Listing:
                 pick = part[0]
                 keys = [key + pick for key in keys]
         return keys
-
-    def _pickers(self) -> list[tuple[int, int, _Memo[list[int]]]]:
-        pickers = self.pickers
-        if pickers is None:
-            pickers = []
-            # The closures hold what they read, not the listing: a listing the cache lets go of
-            # must go at once, not wait, cycles and all, for the collector's full pass.
-            width, caps, mask, all_picks = self.packing.width, self.packing.caps, self.packing.mask, self.picks
-            for start, end in _runs(caps, _PICK_ENTRIES):
-                def make(bits: int, start: int = start, end: int = end) -> list[int]:
-                    sums = [0]
-                    for k in range(start, end):
-                        n = (bits >> (width * (k - start))) & mask
-                        if n:
-                            sums = [total + pick for total in sums for pick in all_picks[k][n]]
-                    return sums
-                pickers.append((width * start, (1 << (width * (end - start))) - 1, _Memo(make)))
-            self.pickers = pickers
-        return pickers
-
-    def _spelling(self) -> tuple[_Memo[tuple[Card, ...]], int, _Memo[tuple[Card, ...]], int]:
-        """A key's cards as two halves, each looked up (and worked out when first met): the
-        captures of a table share a few thousand halves."""
-        spelling = self.halves
-        if spelling is None or len(spelling[0]) + len(spelling[2]) > _SPELL_HALVES:
-            width, slots = self.width, self.slots
-            split = len(slots) // 2
-            field = (1 << width) - 1
-
-            def cards_of(bits: int, start: int, end: int) -> tuple[Card, ...]:
-                cards: tuple[Card, ...] = ()
-                for i in range(start, end):
-                    n = (bits >> (width * (end - 1 - i))) & field
-                    if n:
-                        cards += (slots[i],) * n
-                return cards
-
-            spelling = self.halves = (
-                _Memo(lambda bits: cards_of(bits, 0, split)), width * (len(slots) - split) + self.index_bits,
-                _Memo(lambda bits: cards_of(bits, split, len(slots))), (1 << (width * (len(slots) - split))) - 1)
-        return spelling
-
-    def _spell_slowly(self, key: int) -> tuple[Card, ...]:
-        width_mask = (1 << self.width) - 1
-        cards: tuple[Card, ...] = ()
-        for shift, card in zip(self.slot_shift, self.slots, strict=True):
-            n = (key >> shift) & width_mask
-            if n:
-                cards += (card,) * n
-        return cards
-
-    def spell(self, key: int) -> tuple[Card, ...]:
-        """The cards of a key, lowest first, a run of slots per table lookup."""
-        spellers = self.spellers
-        if spellers is None:
-            spellers = self.spellers = []
-            width, slots, copies = self.width, self.slots, self.copies
-            for start, end in _runs(copies):
-                table: dict[int, tuple[Card, ...]] = {0: ()}
-                for i in range(start, end):
-                    place, card = width * (end - 1 - i), slots[i]
-                    table = {bits + (n << place): cards + (card,) * n
-                             for bits, cards in table.items() for n in range(copies[i] + 1)}
-                spellers.append((self.slot_shift[end - 1], (1 << (width * (end - start))) - 1, table))
-        cards: tuple[Card, ...] = ()
-        for shift, mask, table in spellers:
-            cards += table[(key >> shift) & mask]
-        return cards
 
     def parts(self, key: int) -> tuple[_Parts, tuple[str, ...]]:
         """The grouping of one listed capture: its kind vector's partition, dealt the capture's
@@ -456,7 +303,7 @@ class _Listing:
         vi = self.value_at[index]
         field = (1 << self.width) - 1
         pools: dict[int, list[int]] = {}
-        for k, _ in self._group_kinds(self.vectors[index]):
+        for k, _ in self.layout.group_kinds_of(self.vectors[index]):
             pool: list[int] = []
             for i, shift in self.kind_slots[k]:
                 pool += (i,) * ((key >> shift) & field)
@@ -485,7 +332,7 @@ class _Listing:
             while union:
                 group = parents[union]
                 union -= group
-                plan.append((group, tuple(k for k, n in self._group_kinds(group) for _ in range(n))))
+                plan.append((group, tuple(k for k, n in self.layout.group_kinds_of(group) for _ in range(n))))
             if len(self.plans) < 65536:
                 self.plans[index] = plan
         return plan

@@ -19,6 +19,7 @@ from scorekeeper.engine.base import (
     common_json,
 )
 from scorekeeper.engine.capture import (
+    Grouping,
     count_captures,
     legal_captures,
     maximal_captures,
@@ -128,7 +129,7 @@ class Kasino(BaseRules):
         the allowed ones (the biggest) come first, the smallest others after them."""
         played = parse_card(card) if isinstance(card, str) else card
         cfg = state.cfg
-        options = legal_captures(played, state.table, cfg.scheme, limit=limit)
+        options: Sequence[tuple[tuple[Card, ...], Grouping]] = legal_captures(played, state.table, cfg.scheme, limit=limit)
         count = len(options) if limit is None or len(options) < limit else \
             count_captures(played, state.table, cfg.scheme)
         allowed: list[tuple[Card, ...]]

@@ -119,8 +119,8 @@ class Mulle(BaseRules):
             key = (card.rank, state.scheme.played_values(card), alone)
             captures = cache.get(key)
             if captures is None:
-                captures = cache[key] = [[str(c) for c in taken] for taken, _ in
-                                         legal_captures(card, state.table, state.scheme, limit=HINT_LIMIT, alone=alone)]
+                captures = cache[key] = [[str(c) for c in taken] for taken in
+                                         legal_captures(card, state.table, state.scheme, limit=HINT_LIMIT, alone=alone).taken()]
             # Each event gets its own copy of the capture list: a caller may edit one hint.
             events += [{"type": "play", "player": player, "card": code, "capture": capture[:]}
                        for capture in captures]
