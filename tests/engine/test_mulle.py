@@ -626,3 +626,18 @@ def test_rulebook_covers_every_rule_the_engine_cites() -> None:
     for section in ("COMP", "DEAL", "TURN", "CAP", "SCORE", "END", "OPT", "AMB", "TV", "EX"):
         assert any(rule.startswith(f"MULLE-{section}-") for rule in listed)
     assert R.outcome(new(2)) is None
+
+
+def test_hints_over_the_pack_leave_the_screens_listings_cached() -> None:
+    """Mulle.hints lists some fifteen cards' captures at once: those listings are not kept, so
+    the one a screen keeps asking about (and has paid for) stays in the cache."""
+    from scorekeeper.engine.fishing import captures
+
+    state = at("AS AH AD 2S 10D 3C 4D 5H 6S 7C 8D 9H JS QC KD 2H")
+    R.hints_for(state, "AH")
+    kept = dict(captures._cache)
+    assert kept
+    for _ in range(3):
+        assert R.hints(at("2C 3D 4H 5S 6C 7D 8H 9S 10C JD QH KS AC 2D"))
+    assert all(captures._cache.get(key) is listing for key, listing in kept.items())
+    assert len(captures._cache) == len(kept)

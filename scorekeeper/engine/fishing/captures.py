@@ -24,10 +24,12 @@ _cache: OrderedDict[tuple[object, ...], _Listing] = OrderedDict()
 _cache_lock = Lock()
 
 
-def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme) -> _Listing:
+def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme, store: bool = True) -> _Listing:
     """The listing of ``played`` on ``table``. The played card matters only through its values and
     (with rank-match) its rank, so e.g. 7♣ and 7♥ share one. The last few are kept: a screen
-    asks about every card of a hand on one table, then about one card's captures."""
+    asks about every card of a hand on one table, then about one card's captures. A new listing
+    made with ``store`` false is not kept (a sweep over the whole pack would push out the
+    screens' listings, and freeing a big one it pushed out cost more than its own search)."""
     # The table goes into the key as card places (ints hash fast; cards do not, and the cache
     # hashes its keys again whenever it is walked).
     ordered: Sequence[Card] | None = None
@@ -45,6 +47,8 @@ def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme) -> _Li
     if ordered is None:
         ordered = [_FRENCH_ORDER[place] for place in places if isinstance(place, int)]
     found = _Listing(played, values, ordered, scheme, places)
+    if not store:
+        return found
     with _cache_lock:
         _cache[key] = found
         # Listings grow after they are stored, so the weight is checked on every new one.
@@ -114,7 +118,7 @@ _NONE = Captures(None, [])
 
 
 def legal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
-                   limit: int | None = None, alone: Card | None = None) -> Captures:
+                   limit: int | None = None, alone: Card | None = None, cache: bool = True) -> Captures:
     """Every distinct non-empty legal capture of ``played`` from ``table``, with a grouping each,
     smallest first, then by card (the order of the module docstring), as a :class:`Captures`
     sequence (each pair made when read).
@@ -124,13 +128,15 @@ def legal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
     ``limit`` captures in that order; the cost then grows with the captures returned, not with
     all of them) and ask :func:`count_captures` for the total. ``alone`` leaves out every
     capture holding that card together with other cards (MULLE-OPT-MULLE-ALONE: the played
-    card's twin may only be taken on its own).
+    card's twin may only be taken on its own). ``cache=False``: a listing not already kept is
+    made for this call alone (for a sweep over many cards, which would push out the listings a
+    screen keeps asking about).
     """
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be at least 0, not {limit}")
     if not table or limit == 0:
         return _NONE
-    listing = _listing_of(played, table, scheme)
+    listing = _listing_of(played, table, scheme, cache)
     return Captures(listing, listing.keys(alone=alone, limit=limit))
 
 

@@ -9,6 +9,7 @@ from threading import Lock
 from typing import TYPE_CHECKING, Literal
 
 from scorekeeper.cards import Card
+from scorekeeper.engine.fishing.claims import _card_info
 from scorekeeper.engine.fishing.grouping import Grouping, _group_text
 from scorekeeper.engine.fishing.layout import _RUN_ENTRIES, _layout
 from scorekeeper.engine.fishing.search import (
@@ -76,7 +77,7 @@ def _unions(packing: _Packing, by_first: Sequence[Sequence[tuple[int, int]]],
 _Capture = tuple[tuple[Card, ...], Grouping]
 # One group of a listed grouping: order (biggest first, then by card), cards, counted, rank-match, text.
 _Piece = tuple[tuple[int, tuple[int, ...]], tuple[Card, ...], tuple[int, ...], bool, str]
-_FIRST_REACH = 2  # the first search of a table covers captures of up to this many cards
+_FIRST_REACH = 3  # the first search of a table covers captures of up to this many cards
 _STEP_REACH = 4  # up to this many cards the search grows a card at a time, then doubles
 
 
@@ -118,8 +119,13 @@ class _Listing:
         counts = Counter(table)
         slots = list(counts)
         # Kinds as _kinds_of has them: biggest first, a rank-match kind after its plain twin.
-        slot_kinds = [(scheme.table_values(card), scheme.rank_match and card.rank == played.rank)
-                      for card in slots]
+        try:  # the scheme's values of each French card, looked up (a call each was 1 µs)
+            info = _card_info(scheme)
+            slot_values = [info[card.rank][card.suit][1] for card in slots]
+        except KeyError:
+            slot_values = [scheme.table_values(card) for card in slots]
+        rank_match, rank = scheme.rank_match, played.rank
+        slot_kinds = [(values_of, rank_match and card.rank == rank) for values_of, card in zip(slot_values, slots, strict=True)]
         self.kinds = sorted(set(slot_kinds), key=lambda k: (-min(k[0]), -max(k[0]), k[1], k[0]))
         number = {kind: k for k, kind in enumerate(self.kinds)}
         slot_kind = [number[kind] for kind in slot_kinds]

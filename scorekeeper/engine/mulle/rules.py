@@ -120,7 +120,8 @@ class Mulle(BaseRules):
             captures = cache.get(key)
             if captures is None:
                 captures = cache[key] = [[str(c) for c in taken] for taken in
-                                         legal_captures(card, state.table, state.scheme, limit=HINT_LIMIT, alone=alone).taken()]
+                                         legal_captures(card, state.table, state.scheme, limit=HINT_LIMIT, alone=alone,
+                                                        cache=False).taken()]
             # Each event gets its own copy of the capture list: a caller may edit one hint.
             events += [{"type": "play", "player": player, "card": code, "capture": capture[:]}
                        for capture in captures]
