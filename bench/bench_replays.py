@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from scorekeeper.engine import RULES  # noqa: E402
+from scorekeeper.engine.core import replay as engine_replay  # noqa: E402
 
 Events = list[dict[str, Any]]
 
@@ -118,18 +119,29 @@ GAMES: list[tuple[str, str, Callable[[], tuple[list[str], dict[str, Any], Events
 
 
 def replay(rules: Any, players: Sequence[str], options: dict[str, Any], events: Events) -> Any:
-    apply = rules.apply
-    state = rules.new(players, options)
-    for event in events:
-        state = apply(state, event)
-    return state
+    """What the server's snapshot cache does on a miss: ``engine.core.replay``, the fold of
+    ``apply`` with the cyclic collector held (``--collector`` leaves it running, as before)."""
+    if COLLECTOR_RUNS:
+        apply = rules.apply
+        state = rules.new(players, options)
+        for event in events:
+            state = apply(state, event)
+        return state
+    return engine_replay(rules, rules.new(players, options), events)
+
+
+COLLECTOR_RUNS = False
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10 runs per game instead of 40")
+    parser.add_argument("--collector", action="store_true",
+                        help="fold apply with the cyclic collector running (the replay before issue 16's second pass)")
     parser.add_argument("game", nargs="*", help="only these games (ids)")
     args = parser.parse_args()
+    global COLLECTOR_RUNS
+    COLLECTOR_RUNS = args.collector
     runs = 10 if args.quick else 40
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
           f"{runs} replays each, CPU median (wall median / best)")

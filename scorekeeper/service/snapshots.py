@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import select
 
 from scorekeeper.engine import RULES
+from scorekeeper.engine.core import replay as fold
 from scorekeeper.extensions import db
 from scorekeeper.localize import localize
 from scorekeeper.models import Event, Table
@@ -99,11 +100,7 @@ def effective_events(rows: Sequence[tuple[int, dict[str, Any]]]) -> list[tuple[i
 
 
 def replay(table: Table, effective: Sequence[tuple[int, dict[str, Any]]]) -> Any:
-    rules = rules_for(table)
-    state = new_state(table)
-    for _seq, payload in effective:
-        state = rules.apply(state, payload)
-    return state
+    return fold(rules_for(table), new_state(table), [payload for _seq, payload in effective])
 
 
 def snapshot(table: Table) -> Snapshot:

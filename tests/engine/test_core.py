@@ -126,3 +126,29 @@ def test_registry_is_a_read_only_mapping_in_form_order() -> None:
         RULES["chess"]
     with pytest.raises(ValueError, match="two games"):
         Registry(RULES["mulle"], RULES["mulle"])
+
+
+def test_replay_folds_apply_with_the_collector_held_and_given_back() -> None:
+    import gc
+
+    from scorekeeper.engine import RULES
+    from scorekeeper.engine.core import RuleViolation, replay
+
+    rules = RULES["scorepad"]
+    events = [{"type": "points", "side": i % 2, "points": i} for i in range(1, 8)]
+    seen: list[bool] = []
+
+    class Watching:
+        def apply(self, state: object, event: object) -> object:
+            seen.append(gc.isenabled())
+            return rules.apply(state, event)  # type: ignore[arg-type]
+
+    expected = rules.new(["A", "B"], {})
+    for event in events:
+        expected = rules.apply(expected, event)
+    assert gc.isenabled()
+    assert replay(Watching(), rules.new(["A", "B"], {}), events) == expected  # type: ignore[arg-type]
+    assert seen == [False] * len(events) and gc.isenabled()
+    with pytest.raises((RuleViolation, MalformedEvent)):
+        replay(rules, rules.new(["A", "B"], {}), [*events, {"type": "points", "side": 5, "points": 1}])
+    assert gc.isenabled()

@@ -32,11 +32,13 @@ from scorekeeper.engine.core.protocol import (
     common_json,
 )
 from scorekeeper.engine.core.registry import Registry
+from scorekeeper.engine.core.replay import collector_paused, replay
 from scorekeeper.engine.messages import M, Msg
 
 __all__ = [
     "JSON", "MODES", "Alias", "BaseRules", "Dispatch", "Event", "GameState", "Handler", "M", "MalformedEvent", "Mode",
     "Msg", "NotationError", "OptionSpec", "Outcome", "Proposal", "Registry", "RuleViolation", "Rules", "Scored",
-    "SetupError", "Sides", "bool_field", "canonical", "card_field", "cards_field", "common_json", "evolve",
+    "SetupError", "Sides", "bool_field", "canonical", "card_field", "cards_field", "collector_paused", "common_json",
+    "evolve", "replay",
     "int_field", "player_field", "seat_list_field", "str_field", "suit_field",
 ]

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import gc
 from collections import Counter, OrderedDict
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from threading import Lock
 from typing import TYPE_CHECKING, Literal, overload
 
 from scorekeeper.cards import Card
+from scorekeeper.engine.core.replay import (
+    collector_paused as collector_paused,  # the old home's name
+)
 from scorekeeper.engine.fishing.claims import _FRENCH_ORDER, _PLACE, find_grouping
 from scorekeeper.engine.fishing.listing import _Listing, _table_groups
 from scorekeeper.engine.fishing.schemes import ValueScheme, card_sort_key
@@ -138,22 +139,6 @@ def legal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
         return _NONE
     listing = _listing_of(played, table, scheme, cache)
     return Captures(listing, listing.keys(alone=alone, limit=limit))
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Hold the cyclic garbage collector while a listing is built: tens of thousands of results
-    (three tracked objects each, none in a cycle) would set off its passes over the growing list
-    again and again — half the time of a big listing. Another thread that finds it held leaves
-    it alone; whoever held it starts it again."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def count_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
