@@ -858,3 +858,17 @@ def test_pot3_leaving_twice_and_rotation_after_a_leave() -> None:
     assert state.next_dealer == B and R.to_json(state)["value_per_trick"] == 1  # 3 antes, 3 tricks
     state = run(state, tally(C, [0, 1, 1, 1]))
     assert state.sheet[-1].dealer == B and state.sheet[-1].hand_size == 3
+
+
+def test_the_fast_constructors_make_the_same_objects() -> None:
+    """A replay builds states and plays through ``_state``/``_play`` (one dict, not a setattr per
+    field); they must stay in step with the dataclasses, or a field added there goes missing."""
+    from scorekeeper.engine.mousel.state import Play, _play, _state
+
+    state = new()
+    args = tuple(getattr(state, f.name) for f in dataclasses.fields(MouselState))
+    assert _state(*args) == MouselState(*args) and vars(_state(*args)).keys() == {
+        f.name for f in dataclasses.fields(MouselState)}
+    play = Play(active=(0, 1, 2), leader=1, won=(0, 0, 0), failed=(frozenset(),) * 3)
+    fields = tuple(getattr(play, f.name) for f in dataclasses.fields(Play))
+    assert _play(*fields) == play and vars(_play(*fields)).keys() == {f.name for f in dataclasses.fields(Play)}

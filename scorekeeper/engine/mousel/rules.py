@@ -91,7 +91,7 @@ class Mousel(BaseRules):
 
     def apply(self, state: MouselState, event: Mapping[str, Any]) -> MouselState:
         handler, event = DISPATCH.route(event, state.mode)
-        if state.end is not None:
+        if state.session.end is not None:
             raise RuleViolation("MOUSEL-END-2", M("the session has ended; undo to reopen it"))
         return handler(state, event)
 

@@ -71,7 +71,7 @@ class Trick:
                 "winner": self.winner}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: a card played makes one through ``_play`` (one dict)
 class Play:
     """The trick-play part of a deal; small because it changes with every card."""
 
@@ -304,7 +304,33 @@ def _with(state: MouselState, **changes: Any) -> MouselState:
 
 def _with_deal(state: MouselState, deal: Deal) -> MouselState:
     """The state with the deal moved on and nothing scored: most events of a deal end here."""
-    return MouselState(state.players, state.opts, state.mode, state.session, deal, state.play)
+    return _state(state.players, state.opts, state.mode, state.session, deal, state.play)
+
+
+# A replay makes a state and a Play per card. The generated ``__init__`` of a frozen dataclass
+# sets each field through ``object.__setattr__``; these two set the instance's dict at once
+# (the field lists are checked against the classes in tests/engine/test_mousel.py).
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _state(players: tuple[str, ...], opts: Opts, mode: Mode, session: Session, deal: Deal | None,
+           play: Play | None, scored: tuple[Scored, ...] = ()) -> MouselState:
+    """``MouselState(players, opts, mode, session, deal, play, scored)``, made faster."""
+    new = _new(MouselState)
+    _set(new, "__dict__", {"players": players, "opts": opts, "mode": mode, "session": session, "deal": deal,
+                           "play": play, "scored": scored})
+    return new
+
+
+def _play(active: tuple[int, ...], leader: int, current: tuple[tuple[int, Card], ...], tricks: tuple[Trick, ...],
+          won: tuple[int, ...], seen: frozenset[Card], failed: tuple[frozenset[str], ...],
+          proposals: tuple[Proposal, ...]) -> Play:
+    """``Play(active, leader, current, tricks, won, seen, failed, proposals)``, made faster."""
+    new = _new(Play)
+    _set(new, "__dict__", {"active": active, "leader": leader, "current": current, "tricks": tricks, "won": won,
+                           "seen": seen, "failed": failed, "proposals": proposals})
+    return new
 
 
 def _after(ring: Sequence[int], seat: int) -> int:
