@@ -121,8 +121,11 @@ def _round_for(entries: tuple[Entry, ...], side: int) -> int:
     if not entries:
         return 1
     current = entries[-1].round
-    if any(e.side == side for e in entries if e.round == current):
-        return current + 1
+    for entry in reversed(entries):  # the current round only: a long pad is not read again
+        if entry.round != current:
+            break
+        if entry.side == side:
+            return current + 1
     return current
 
 

@@ -119,3 +119,17 @@ def test_evolve_copies_a_frozen_state_with_changes() -> None:
         evolve(state, nonsense=1)
     with pytest.raises(AttributeError):
         after.scores = (0, 0)  # type: ignore[misc]
+
+
+@given(st.lists(st.integers(min_value=0, max_value=3), max_size=40))
+def test_a_round_closes_exactly_when_a_side_repeats_in_it(sides: list[int]) -> None:
+    """The round of each entry, against the paper-pad rule read over the whole pad."""
+    state = PAD.new(["A", "B", "C", "D"], {"target": 10_000})
+    for side in sides:
+        state = PAD.apply(state, {"type": "points", "side": side, "points": 1})
+    expected: list[int] = []
+    for side in sides:
+        current = expected[-1] if expected else 1
+        in_round = [s for s, r in zip(sides, expected, strict=False) if r == current]
+        expected.append(current + 1 if side in in_round else current)
+    assert [e.round for e in state.entries] == expected
