@@ -872,3 +872,10 @@ def test_the_fast_constructors_make_the_same_objects() -> None:
     play = Play(active=(0, 1, 2), leader=1, won=(0, 0, 0), failed=(frozenset(),) * 3)
     fields = tuple(getattr(play, f.name) for f in dataclasses.fields(Play))
     assert _play(*fields) == play and vars(_play(*fields)).keys() == {f.name for f in dataclasses.fields(Play)}
+    from scorekeeper.engine.mousel.state import _with
+
+    moved = _with(state, deals=3, play=play)
+    assert moved.session.deals == 3 and moved.play is play and state.session.deals == 0 and state.play is None
+    assert moved.session == dataclasses.replace(state.session, deals=3)
+    with pytest.raises(TypeError):
+        _with(state, no_such_field=1)

@@ -3,7 +3,7 @@ folds and the taker's discard; leaving and ending the session."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from scorekeeper.engine.core import (
@@ -30,9 +30,10 @@ from scorekeeper.engine.mousel.state import (
 from scorekeeper.engine.tricks.ledger import POT, Book, Entry
 
 
-def _no_deal(state: MouselState, what: Msg) -> None:
+def _no_deal(state: MouselState, what: Callable[[], Msg]) -> None:
+    """``what`` (the step refused) is made only when refused: most steps of a replay pass."""
     if state.deal is not None:
-        raise RuleViolation("MOUSEL-END-2", M("%(what)s only between deals; deal %(number)s is on", what=what, number=state.deal.number))
+        raise RuleViolation("MOUSEL-END-2", M("%(what)s only between deals; deal %(number)s is on", what=what(), number=state.deal.number))
 
 
 def _start(state: MouselState, event: Mapping[str, Any]) -> tuple[int, bool]:
@@ -60,7 +61,7 @@ def _antes(state: MouselState, number: int, ring: Sequence[int]) -> Book:
 
 
 def on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
-    _no_deal(state, M("a new deal starts"))
+    _no_deal(state, lambda: M("a new deal starts"))
     dealer, last = _start(state, event)
     ring = _seat_ring(state.status, dealer)
     number = state.deals + 1
@@ -75,7 +76,7 @@ def on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
 
 def on_leave(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
-    _no_deal(state, M("a player leaves"))
+    _no_deal(state, lambda: M("a player leaves"))
     if state.status[player] != "in":
         raise RuleViolation("MOUSEL-POT-3", M("%(player)s has already left", player=state.players[player]))
     if len(state.seated) <= 2:
@@ -88,23 +89,23 @@ def on_leave(state: MouselState, event: Mapping[str, Any]) -> MouselState:
 
 
 def on_end(state: MouselState, event: Mapping[str, Any]) -> MouselState:
-    _no_deal(state, M("the session stops"))
+    _no_deal(state, lambda: M("the session stops"))
     return _finish(state, state.deals)
 
 
 # --- Handlers: the turn-up --------------------------------------------------------------------
 
-def _need_deal(state: MouselState, phases: tuple[str, ...], rule: str, what: Msg) -> Deal:
+def _need_deal(state: MouselState, phases: tuple[str, ...], rule: str, what: Callable[[], Msg]) -> Deal:
     deal = state.deal
     if deal is None or deal.phase not in phases:
         now = state.phase.replace("_", " ")
-        raise RuleViolation(rule, M("%(what)s is not possible now (phase: %(now)s)", what=what, now=now), phase=state.phase)
+        raise RuleViolation(rule, M("%(what)s is not possible now (phase: %(now)s)", what=what(), now=now), phase=state.phase)
     return deal
 
 
 def on_look(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
-    deal = _need_deal(state, ("turn_up", "offer"), "MOUSEL-TRUMP-1", M("looking at the hand"))
+    deal = _need_deal(state, ("turn_up", "offer"), "MOUSEL-TRUMP-1", lambda: M("looking at the hand"))
     if player != deal.dealer:
         raise RuleViolation("MOUSEL-TRUMP-1", M("only the dealer's look matters: the others look at once"))
     if deal.looked:
@@ -118,7 +119,7 @@ def on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     deal = state.deal
     if deal is not None and deal.phase == "offer":
         raise RuleViolation("MOUSEL-TRUMP-5", M("%(turned)s is still on offer; a new card is turned only when everyone has refused it", turned=deal.turned))
-    deal = _need_deal(state, ("turn_up",), "MOUSEL-TRUMP-1", M("turning up a card"))
+    deal = _need_deal(state, ("turn_up",), "MOUSEL-TRUMP-1", lambda: M("turning up a card"))
     card = _card(event, state.opts)
     if card in deal.set_aside:
         raise RuleViolation("MOUSEL-COMP-1", M("%(card)s was already turned up and set aside", card=card), card=str(card))
@@ -132,7 +133,7 @@ def on_turn_up(state: MouselState, event: Mapping[str, Any]) -> MouselState:
 
 def on_take(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
-    deal = _need_deal(state, ("offer",), "MOUSEL-TRUMP-1", M("taking the turned card"))
+    deal = _need_deal(state, ("offer",), "MOUSEL-TRUMP-1", lambda: M("taking the turned card"))
     _check_offer_turn(state, deal, player, taking=True)
     assert deal.turned is not None
     taker = player
@@ -175,7 +176,7 @@ def _last_card(state: MouselState, deal: Deal) -> bool:
 
 def on_refuse(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
-    deal = _need_deal(state, ("offer",), "MOUSEL-TRUMP-1", M("refusing the turned card"))
+    deal = _need_deal(state, ("offer",), "MOUSEL-TRUMP-1", lambda: M("refusing the turned card"))
     _check_offer_turn(state, deal, player, taking=False)
     turned = deal.turned
     assert turned is not None
@@ -228,7 +229,7 @@ def _check_decision_turn(state: MouselState, deal: Deal, player: int) -> None:
 def on_exchange(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
     count = int_field(event, "count", minimum=0)
-    deal = _need_deal(state, ("exchange",), "MOUSEL-EXCH-1", M("exchanging cards"))
+    deal = _need_deal(state, ("exchange",), "MOUSEL-EXCH-1", lambda: M("exchanging cards"))
     _check_decision_turn(state, deal, player)
     name = state.players[player]
     hand = deal.n + 1 if player == deal.taker else deal.n
@@ -263,7 +264,7 @@ def _taker_threw(state: MouselState, deal: Deal) -> bool:
 
 def on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
-    deal = _need_deal(state, ("exchange",), "MOUSEL-EXCH-1", M("folding"))
+    deal = _need_deal(state, ("exchange",), "MOUSEL-EXCH-1", lambda: M("folding"))
     _check_decision_turn(state, deal, player)
     name = state.players[player]
     if player == deal.taker:
@@ -286,7 +287,7 @@ def _after_decision(deal: Deal) -> Deal:
 
 def on_discard(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     player = player_field(event, len(state.players))
-    deal = _need_deal(state, ("discard",), "MOUSEL-EXCH-6", M("the taker's extra discard"))
+    deal = _need_deal(state, ("discard",), "MOUSEL-EXCH-6", lambda: M("the taker's extra discard"))
     if player != deal.taker:
         assert deal.taker is not None
         raise RuleViolation("MOUSEL-EXCH-6", M("only the taker (%(player)s) throws away one more card", player=state.players[deal.taker]), to_act=deal.taker)

@@ -14,7 +14,6 @@ from scorekeeper.engine.core import (
     Proposal,
     RuleViolation,
     Scored,
-    evolve,
 )
 from scorekeeper.engine.messages import M
 from scorekeeper.engine.tricks import Obligations, RankOrder
@@ -295,11 +294,23 @@ _STATE_FIELDS = frozenset({"players", "opts", "mode", "session", "deal", "play",
 
 def _with(state: MouselState, **changes: Any) -> MouselState:
     """The state with ``changes``; session fields (``book``, ``status``, …) go to the session."""
-    if changes.keys() <= _STATE_FIELDS:  # the common case: a card, a decision
-        return evolve(state, **changes)
-    own = {k: v for k, v in changes.items() if k in _STATE_FIELDS}
-    own["session"] = evolve(state.session, **{k: v for k, v in changes.items() if k not in _STATE_FIELDS})
-    return evolve(state, **own)
+    own = state.__dict__.copy()
+    session: dict[str, Any] | None = None
+    for key, value in changes.items():
+        if key in _STATE_FIELDS:
+            own[key] = value
+        else:
+            if session is None:
+                session = state.session.__dict__.copy()
+            if key not in session:
+                raise TypeError(f"neither MouselState nor Session has a field {key!r}")
+            session[key] = value
+    if session is not None:
+        own["session"] = made = _new(Session)
+        _set(made, "__dict__", session)
+    new = _new(MouselState)
+    _set(new, "__dict__", own)
+    return new
 
 
 def _with_deal(state: MouselState, deal: Deal) -> MouselState:
