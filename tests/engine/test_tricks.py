@@ -206,3 +206,25 @@ def test_any_illegal_play_is_caught_after_the_deal(pack: list[Card], trump: str,
     found = audit_revokes(plays, trump, MULAT_DUTIES)
     assert [r.trick for r in found] == illegal
     assert all(r.player == 1 and r.evidence_trick is not None and r.evidence_trick > r.trick for r in found)
+
+
+@given(st.permutations(sorted(german_pack())), st.integers(1, 7), st.sampled_from(["H", "S", "L", "E", None]),
+       st.booleans())
+def test_the_winner_is_the_card_that_beats_every_other(pack: list[Card], size: int, trump: str | None,
+                                                        german: bool) -> None:
+    """winning_index ranks the trick at once; it must name the card ``beats`` leaves on top when
+    each card in turn challenges the one winning so far (Weli, trumps, the led suit, discards)."""
+    if german:
+        order, cards = MULAT, pack[:size]
+    else:
+        order = PIQUET
+        cards = [Card(c.rank if c.rank not in ("O", "U", "W", "6") else "Q", {"H": "H", "S": "S", "L": "C", "E": "D"}.get(c.suit, "S"))
+                 for c in pack[:size]]
+        trump = {"H": "H", "S": "S", "L": "C", "E": "D"}.get(trump) if trump else None  # type: ignore[arg-type]
+    cards = [*cards, *cards[1:2]]  # a repeated card (two packs): the first played of the two wins
+    led = suit_of(cards[0], trump, order)
+    best = 0
+    for i in range(1, len(cards)):
+        if beats(cards[i], cards[best], led, trump, order):
+            best = i
+    assert winning_index(cards, trump, order) == best

@@ -69,14 +69,47 @@ def beats(a: Card, b: Card, led_suit: str, trump: str | None, order: RankOrder) 
 
 
 def winning_index(cards: Sequence[Card], trump: str | None, order: RankOrder) -> int:
+    """The position of the card that wins: ``beats`` applied along the trick, as one ranking —
+    a trump by its trump power, then a card of the led suit by its power, anything else never
+    (a replay settles a trick per four cards; a call per comparison was most of it)."""
     if not cards:
         raise ValueError("an empty trick has no winner")
+    plain, trumps = _powers(order)
+    always = order.always_trump
     led = suit_of(cards[0], trump, order)
-    best = 0
-    for i in range(1, len(cards)):
-        if beats(cards[i], cards[best], led, trump, order):
-            best = i
+    best, best_key = 0, (-1, 0)
+    for i, card in enumerate(cards):
+        suit = (trump if trump is not None else card.suit) if always and card in always else card.suit
+        try:
+            if trump is not None and suit == trump:
+                key = (2, trumps[card.rank])
+            elif suit == led:
+                key = (1, plain[card.rank])
+            else:
+                continue
+        except KeyError:
+            order.power(card, trump is not None and suit == trump)  # raises, naming the order
+            raise
+        if key > best_key:  # strictly: of two equal cards the first played wins, as with beats
+            best, best_key = i, key
     return best
+
+
+_POWERS: dict[int, tuple[RankOrder, dict[str, int], dict[str, int]]] = {}
+
+
+def _powers(order: RankOrder) -> tuple[dict[str, int], dict[str, int]]:
+    """Each rank's power, plain and as a trump, per order (kept by identity: hashing an order
+    costs more than the lookups it saves)."""
+    found = _POWERS.get(id(order))
+    if found is None or found[0] is not order:
+        plain = {rank: len(order.plain) - i for i, rank in enumerate(order.plain)}
+        ranks = order.trump_ranks()
+        trumps = {rank: len(ranks) - i for i, rank in enumerate(ranks)}
+        if len(_POWERS) >= 64:
+            _POWERS.clear()
+        found = _POWERS[id(order)] = (order, plain, trumps)
+    return found[1], found[2]
 
 
 def trick_winner(cards: Sequence[Card], leader: int, trump: str | None, order: RankOrder,
