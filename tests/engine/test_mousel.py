@@ -879,3 +879,11 @@ def test_the_fast_constructors_make_the_same_objects() -> None:
     assert moved.session == dataclasses.replace(state.session, deals=3)
     with pytest.raises(TypeError):
         _with(state, no_such_field=1)
+    from scorekeeper.engine.mousel.state import Settlement, _settlement
+
+    row = {f.name: i for i, f in enumerate(dataclasses.fields(Settlement))}
+    assert _settlement(dict(row)) == Settlement(**row)
+    with pytest.raises(TypeError):
+        _settlement({**row, "extra": 1})
+    with pytest.raises(TypeError):
+        _settlement({k: v for k, v in row.items() if k != "last"})

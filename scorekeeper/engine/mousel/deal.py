@@ -60,6 +60,9 @@ def _antes(state: MouselState, number: int, ring: Sequence[int]) -> Book:
     return state.book.post(Entry(number, "ante", seat, POT, 1, "MOUSEL-DEAL-1", "ante") for seat in ring)
 
 
+_ANTES: dict[tuple[int, ...], tuple[Scored, ...]] = {}
+
+
 def on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     _no_deal(state, lambda: M("a new deal starts"))
     dealer, last = _start(state, event)
@@ -69,7 +72,9 @@ def on_deal(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     n = len(ring)
     deal = Deal(number=number, dealer=dealer, ring=ring, pot=book.pot, last=last, phase="turn_up",
                 stock=state.opts.pack_size - n * n)
-    scored = tuple(Scored(seat, -1, "ante", "MOUSEL-DEAL-1") for seat in ring)
+    scored = _ANTES.get(ring)
+    if scored is None:  # the same few rings deal after deal
+        scored = _ANTES[ring] = tuple(Scored(seat, -1, "ante", "MOUSEL-DEAL-1") for seat in ring)
     return _with(state, book=book, deal=deal, play=None, deals=number, next_dealer=dealer,
                  last_announced=state.last_announced or last, scored=scored)
 

@@ -38,30 +38,32 @@ def on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     card = _card(event, state.opts)
     if player not in play.active:
         raise RuleViolation("MOUSEL-EXCH-7", M("%(player)s is not playing this deal", player=state.players[player]))
-    expected = play.to_act
+    active, before = play.active, play.current
+    expected = active[(active.index(before[-1][0]) + 1) % len(active)] if before else play.leader  # play.to_act
     if player != expected:
         raise RuleViolation("MOUSEL-PLAY-1", M("it is %(player)s's turn to play, not %(player2)s's", player=state.players[expected], player2=state.players[player]), to_act=expected)
-    _check_unseen(state, deal, play, player, card)
     taker, trump_card = deal.taker, deal.trump_card
     assert taker is not None and trump_card is not None
-    current = play.current + ((player, card),)
+    if card in play.seen or card == trump_card or deal.set_aside:  # the rare cases, checked in full
+        _check_unseen(state, deal, play, player, card)
+    current = before + ((player, card),)
     failed = play.failed
-    if play.current:
-        led = play.current[0][1].suit
+    if before:
+        led = before[0][1].suit
         if card.suit != led and led not in failed[player]:
             failed = tuple(f | {led} if i == player else f for i, f in enumerate(failed))
     tricks, won, leader = play.tricks, play.won, play.leader
-    if len(current) == len(play.active):
-        winner = trick_winner([c for _, c in current], leader, trump_card.suit, state.opts.order, play.active)
+    if len(current) == len(active):
+        winner = trick_winner([c for _, c in current], leader, trump_card.suit, state.opts.order, active)
         tricks = tricks + (Trick(leader, current, winner),)
         won = won[:winner] + (won[winner] + 1,) + won[winner + 1:]
         leader, current = winner, ()
-    new = _play(play.active, leader, current, tricks, won, play.seen | {card}, failed, play.proposals)
+    new = _play(active, leader, current, tricks, won, play.seen | {card}, failed, play.proposals)
     if card.suit in play.failed[player]:
         new = evolve(new, proposals=_revoke_proposals(state, trump_card.suit, new))
     if state.opts.keep_trumpcard and player == taker and card != trump_card:
         new = _check_trumpcard_kept(state, deal, new, card)
-    if len(tricks) < deal.n:
+    if len(tricks) < len(deal.ring):  # deal.n
         # the hot path of a replay: build the state directly rather than through ``_with``
         return _state(state.players, state.opts, state.mode, state.session, deal, new)
     if any(p.status == "pending" for p in new.proposals):

@@ -16,9 +16,9 @@ from scorekeeper.engine.mousel.state import (
     EndReport,
     MouselState,
     Play,
-    Settlement,
     _next_seated,
     _rotate,
+    _settlement,
     _with,
 )
 from scorekeeper.engine.tricks.ledger import POT, Book, Entry, settle_up
@@ -120,7 +120,8 @@ def _after_deal(state: MouselState, deal: Deal, book: Book, row: dict[str, Any],
                        for i, s in enumerate(status))
     busted = tuple(i for i in range(len(status)) if status[i] == "bust" and state.status[i] == "in")
     seated_after = sum(1 for s in status if s == "in")
-    settlement = Settlement(**row, busted=busted, next_pot=book.pot + seated_after)
+    row["busted"], row["next_pot"] = busted, book.pot + seated_after
+    settlement = _settlement(row)
     history = state.history + ((deal.number, book.pot, book.balances),)
     # ``play`` stays until the next deal so the screens can still show the last tricks
     new = _with(state, book=book, deal=None, play=play, status=status, sheet=state.sheet + (settlement,),

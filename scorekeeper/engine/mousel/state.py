@@ -138,7 +138,7 @@ class Deal:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: a deal's end makes one through ``_settlement`` (one dict)
 class Settlement:
     """One row of the per-deal sheet."""
 
@@ -332,6 +332,23 @@ def _state(players: tuple[str, ...], opts: Opts, mode: Mode, session: Session, d
     _set(new, "__dict__", {"players": players, "opts": opts, "mode": mode, "session": session, "deal": deal,
                            "play": play, "scored": scored})
     return new
+
+
+_SETTLEMENT_FIELDS = ("deal", "dealer", "pot", "hand_size", "void", "taker", "seats", "folded", "tricks", "shares",
+                      "penalties", "penalties_due", "revokers", "leftover", "next_pot", "busted", "last")
+
+
+def _settlement(row: dict[str, Any]) -> Settlement:
+    """``Settlement(**row)`` for a row holding every field (checked: a missing or unknown field is
+    a TypeError, as the constructor's would be), made as one dict."""
+    if len(row) != len(_SETTLEMENT_FIELDS) or not row.keys() <= _SETTLEMENT_SET:
+        raise TypeError(f"a settlement has the fields {_SETTLEMENT_FIELDS}, not {tuple(row)}")
+    new = _new(Settlement)
+    _set(new, "__dict__", {name: row[name] for name in _SETTLEMENT_FIELDS})
+    return new
+
+
+_SETTLEMENT_SET = frozenset(_SETTLEMENT_FIELDS)
 
 
 def _play(active: tuple[int, ...], leader: int, current: tuple[tuple[int, Card], ...], tricks: tuple[Trick, ...],
