@@ -31,8 +31,8 @@ def collector_paused() -> Iterator[None]:
 
 def replay(rules: Rules[S], state: S, events: Iterable[Mapping[str, Any]]) -> S:
     """``state`` after ``rules.apply`` of each event in turn: how a server rebuilds a table from its
-    log. A 50-deal Mousel session makes tens of thousands of objects; with the collector held
-    its replay in a busy process took 7.2 ms instead of 8.9 (bench/bench_replays.py)."""
+    log. A 50-deal Mousel session makes tens of thousands of objects, and the collections they
+    set off walk the whole heap — on a server, every table's cached states (bench/README.md)."""
     apply = rules.apply
     with collector_paused():
         for event in events:

@@ -65,8 +65,8 @@ class Captures(Sequence["_Capture"]):
 
     A crowded table has tens of thousands of captures and a caller reads few of them, so the
     listing is kept as one int per capture and a pair is spelled out when it is read (by index,
-    slice or iteration; a slice is a list). Equal to any sequence of the same pairs, a list
-    included; not hashable, as a list is not."""
+    slice or iteration; a slice is a list). Equal to a list or tuple of the same pairs; not
+    hashable, as a list is not."""
 
     __slots__ = ("_listing", "_keys")
     _BATCH = 512  # pairs spelled at once while iterating

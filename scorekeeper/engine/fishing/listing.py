@@ -113,7 +113,7 @@ class _Listing:
                  scheme: ValueScheme, places: tuple[object, ...] | None = None) -> None:
         """``values`` are the played card's, ``table`` comes sorted by card_sort_key and
         ``places`` names it (the layout of its cards is shared by the listings of every card
-        played on it). (Cards hash slowly, so slots go by index.)"""
+        played on it). Slots go by index: keys are ints."""
         self.scheme = scheme
         self.values = values
         counts = Counter(table)
