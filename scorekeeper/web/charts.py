@@ -46,9 +46,30 @@ def line_chart(labels: Sequence[str], rows: Sequence[Sequence[float]], *, target
         end = rows[-1][i]
         parts.append(f'<polyline class="series s{i % 8}" points="{points}"{dash_attr}/>')
         parts.append(f'<text class="label s{i % 8}" x="{WIDTH - PAD_R + 4}" y="{label_y[i]:.1f}">'
-                     f"{escape(label[:10])} {end:g}</text>")
+                     f"{escape(_fit(label, f' {end:g}'))}</text>")
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+_LABEL_ROOM = PAD_R - 6  # the right margin the end labels have, in the chart's units (10 px type)
+_NARROW, _WIDE = frozenset("iIljtf.,:;|!'1 ()-"), frozenset("WMmw@%")
+
+
+def _width(text: str) -> float:
+    """Roughly how wide ``text`` is in 10 px sans-serif type (no font metrics at hand here)."""
+    return sum(3.5 if ch in _NARROW else 9.0 if ch in _WIDE else 6.0 for ch in text)
+
+
+def _fit(name: str, value: str) -> str:
+    """The end label: the value always whole, the name cut (…) to what is left of the margin —
+    the SVG clips at its edge, and a long name used to push the number itself out of sight."""
+    room = _LABEL_ROOM - _width(value)
+    if _width(name) <= room:
+        return name + value
+    cut = name
+    while cut and _width(cut) + _width("…") > room:
+        cut = cut[:-1]
+    return (cut + "…" if cut else "") + value
 
 
 def _spread(ys: Sequence[float], gap: float) -> list[float]:

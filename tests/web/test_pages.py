@@ -334,3 +334,15 @@ def test_score_pad_lines_name_the_side_in_the_readers_language(client) -> None:
         assert "side 0" not in history and "sida" not in history, lang
         page = client.get(f"/t/{table_id}?lang={lang}").get_data(as_text=True)
         assert "+3 → Bo &amp; Dan" in page, lang  # the undo button names the move the same way
+
+
+def test_chart_end_labels_keep_the_number_whole_beside_a_long_name() -> None:
+    import re
+
+    from scorekeeper.web.charts import _LABEL_ROOM, _width, line_chart
+
+    names = ["Wolfeschlegelsteinhausenbergerdorffsmith", "W" * 40, "Bo", "Cecilia"]
+    svg = str(line_chart(names, [[0, 0, 0, 0], [5, -75, 112, 3]]))
+    labels = re.findall(r'<text class="label s\d" x="[\d.]+" y="[\d.]+">([^<]*)</text>', svg)
+    assert labels[0].endswith("… 5") and labels[1].endswith("… -75") and labels[2] == "Bo 112"
+    assert labels[3] == "Cecilia 3" and all(_width(label) <= _LABEL_ROOM for label in labels)
