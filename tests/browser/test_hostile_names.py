@@ -136,3 +136,39 @@ def test_a_refused_form_gives_hostile_names_back_as_values(browser: Browser, liv
     assert answer.value.status == 400
     holds(page, dialogs, [], "refused opening form")
     assert [page.locator(f"#player{i}").input_value() for i in range(len(names))] == names
+
+
+def _finished_kasino_deal() -> list[dict[str, Any]]:
+    import random
+
+    from tests.engine.test_kasino_playouts import Sim
+
+    sim = Sim(4, {}, random.Random(7))
+    sim.play_game()
+    second = [i for i, e in enumerate(sim.events) if e["type"] == "deal"][1]
+    return sim.events[:second]
+
+
+def _ended_mousel_session() -> list[dict[str, Any]]:
+    from tests.engine.test_mousel_playouts import simulate_session
+
+    _, events = simulate_session(4, 3, {}, seed=5, mode="adjudicate")
+    return [*events, {"type": "end_session"}] if events[-1]["type"] != "end_session" else events
+
+
+@pytest.mark.parametrize("game, events", [("kasino", _finished_kasino_deal), ("mousel", _ended_mousel_session)])
+def test_hostile_names_fit_the_end_of_a_deal(browser: Browser, live_app, game: str, events: Any) -> None:
+    """The count at the end of a Kasino deal (names as column heads) and Mousel's settlements,
+    chart and end-of-session split (names in chips): a 40-letter name once widened the page."""
+    base, app = live_app
+    names = [LONG, WIDE, SCRIPT, "Cecilia Maria Johansson"]
+    table = app.test_client().post("/api/v1/tables/import", json={
+        "format": "scorekeeper/1", "game": game, "mode": "adjudicate", "options": {}, "players": names,
+        "events": events()}).json
+    assert "id" in table, table
+    page, dialogs = phone(browser)
+    page.goto(f"{base}/t/{table['id']}/k/{table['write_token']}")
+    page.locator("form.seat-buttons button").first.click()
+    page.wait_for_selector(".ks-count" if game == "kasino" else ".ms-settle")
+    holds(page, dialogs, [], f"{game}: the end of a deal")
+    page.context.close()
