@@ -141,7 +141,16 @@ def _queue_on_row(table: Table) -> None:
 Step = Callable[[Table, Snapshot], tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]]
 
 
-def _write(table: Table | str, step: Step, author: int | None, expected_seq: int | None = None) -> tuple[Table, int, Any]:
+@dataclass(frozen=True)
+class _Written:
+    table: Table
+    seq: int
+    state: Any
+    game: str
+    players: list[str]  # read before the commit, which expires the table (reading it after was a fourth query)
+
+
+def _write(table: Table | str, step: Step, author: int | None, expected_seq: int | None = None) -> _Written:
     """Append what ``step`` derives from the current snapshot, retrying on a lost race
     (or answering 409 when the caller named the seq it expected)."""
     table_id = table if isinstance(table, str) else table.id
@@ -155,10 +164,11 @@ def _write(table: Table | str, step: Step, author: int | None, expected_seq: int
             snap = snapshot(current)
             payload, state, effective = step(current, snap)
             seq = current.head_seq + 1
+            game, players = current.game, current.players
             if _append(current, seq, payload, author):
                 cache.put((table_id, seq), Snapshot(seq, state, effective))
                 _announce(table_id, seq)
-                return current, seq, state
+                return _Written(current, seq, state, game, players)
             if expected_seq is not None:
                 raise _conflict(table_id)
             db.session.expire_all()
@@ -181,11 +191,10 @@ def record(table: Table | str, event: Any, expected_seq: Any = None, author: int
             raise from_engine(exc, current.players, seq=snap.seq) from exc
         return payload, state, snap.effective + ((snap.seq + 1, payload),)
 
-    rules = RULES[table.game] if isinstance(table, Table) else None
-    current, seq, state = _write(table, step, author, expected_seq)
-    rules = rules or RULES[current.game]
-    return Recorded(seq, localize([s.to_json() for s in getattr(state, "scored", ())], current.players),
-                    localize(dict(rules.to_json(state)), current.players))
+    done = _write(table, step, author, expected_seq)
+    rules = RULES[done.game]
+    return Recorded(done.seq, localize([s.to_json() for s in getattr(done.state, "scored", ())], done.players),
+                    localize(dict(rules.to_json(done.state)), done.players))
 
 
 def undo(table: Table | str, author: int | None = None, expected_seq: int | None = None) -> Recorded:
@@ -196,10 +205,8 @@ def undo(table: Table | str, author: int | None = None, expected_seq: int | None
         effective = snap.effective[:-1]
         return {"type": "undo", "undoes": snap.effective[-1][0]}, replay(current, effective), effective
 
-    rules = RULES[table.game] if isinstance(table, Table) else None
-    current, seq, state = _write(table, step, author, expected_seq)
-    rules = rules or RULES[current.game]
-    return Recorded(seq, [], localize(dict(rules.to_json(state)), current.players))
+    done = _write(table, step, author, expected_seq)
+    return Recorded(done.seq, [], localize(dict(RULES[done.game].to_json(done.state)), done.players))
 
 
 def _announce(table_id: str, seq: int) -> None:
