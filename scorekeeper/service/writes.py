@@ -83,9 +83,11 @@ def _append(table: Table, seq: int, payload: dict[str, Any], author: int | None)
     """Claim ``seq`` for ``payload``; False when another phone got there first."""
     from scorekeeper.live import notify_in_transaction
 
+    # No session synchronisation: the table object is expired by the commit that follows and its
+    # head is not read again in this request (evaluating the criteria against it cost more than SQLite).
     claimed = db.session.execute(
         update(Table).where(Table.id == table.id, Table.head_seq == seq - 1)
-        .values(head_seq=seq, updated_at=utcnow())
+        .values(head_seq=seq, updated_at=utcnow()).execution_options(synchronize_session=False)
     ).rowcount
     if claimed != 1:
         db.session.rollback()
