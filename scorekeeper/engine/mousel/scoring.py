@@ -118,8 +118,8 @@ def _after_deal(state: MouselState, deal: Deal, book: Book, row: dict[str, Any],
     if state.opts.bust:
         status = tuple("bust" if s == "in" and state.opts.stack + book.balances[i] <= 0 else s
                        for i, s in enumerate(status))
-    busted = tuple(i for i in range(len(status)) if status[i] == "bust" and state.status[i] == "in")
-    seated_after = sum(1 for s in status if s == "in")
+    busted = tuple([i for i in range(len(status)) if status[i] == "bust" and state.status[i] == "in"])
+    seated_after = status.count("in")
     row["busted"], row["next_pot"] = busted, book.pot + seated_after
     settlement = _settlement(row)
     history = state.history + ((deal.number, book.pot, book.balances),)
@@ -175,8 +175,7 @@ def _settle_tricks(state: MouselState, deal: Deal, active: tuple[int, ...], fold
                seats=tuple(sorted(deal.ring)), folded=folded, tricks=tricks, shares=split.shares,
                penalties=tuple(paid), penalties_due=split.due, revokers=revokers,
                leftover=split.leftover, last=deal.last)
-    scored = tuple(Scored(s, split.shares[s], "share", "MOUSEL-POT-1", M("%(tricks)s tricks", tricks=tricks[s]))
-                   for s in active if split.shares[s])
-    scored += tuple(Scored(s, -paid[s], "penalty", _penalty_rule(s, taker, revokers))
-                    for s in active if paid[s])
+    scored = tuple([Scored(s, split.shares[s], "share", "MOUSEL-POT-1", M("%(tricks)s tricks", tricks=tricks[s]))
+                    for s in active if split.shares[s]]
+                   + [Scored(s, -paid[s], "penalty", _penalty_rule(s, taker, revokers)) for s in active if paid[s]])
     return _after_deal(state, deal, book, row, tuple(paid), scored, play)
