@@ -145,7 +145,6 @@ Step = Callable[[Table, Snapshot], tuple[dict[str, Any], Any, tuple[tuple[int, d
 
 @dataclass(frozen=True)
 class _Written:
-    table: Table
     seq: int
     state: Any
     game: str
@@ -170,7 +169,7 @@ def _write(table: Table | str, step: Step, author: int | None, expected_seq: int
             if _append(current, seq, payload, author):
                 cache.put((table_id, seq), Snapshot(seq, state, effective))
                 _announce(table_id, seq)
-                return _Written(current, seq, state, game, players)
+                return _Written(seq, state, game, players)
             if expected_seq is not None:
                 raise _conflict(table_id)
             db.session.expire_all()

@@ -879,11 +879,14 @@ def test_the_fast_constructors_make_the_same_objects() -> None:
     assert moved.session == dataclasses.replace(state.session, deals=3)
     with pytest.raises(TypeError):
         _with(state, no_such_field=1)
-    from scorekeeper.engine.mousel.state import Settlement, _settlement
+    from scorekeeper.engine.core import assemble
+    from scorekeeper.engine.mousel.state import Opts, Settlement
 
     row = {f.name: i for i, f in enumerate(dataclasses.fields(Settlement))}
-    assert _settlement(dict(row)) == Settlement(**row)
+    assert assemble(Settlement, dict(row)) == Settlement(**row)
     with pytest.raises(TypeError):
-        _settlement({**row, "extra": 1})
+        assemble(Settlement, {**row, "extra": 1})
     with pytest.raises(TypeError):
-        _settlement({k: v for k, v in row.items() if k != "last"})
+        assemble(Settlement, {k: v for k, v in row.items() if k != "last"})
+    with pytest.raises(TypeError):  # a slotted class keeps no dict to set
+        assemble(Opts, {f.name: None for f in dataclasses.fields(Opts)})

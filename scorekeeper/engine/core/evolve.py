@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar
 
-__all__ = ["evolve"]
+__all__ = ["assemble", "evolve"]
 
 D = TypeVar("D")
 
@@ -43,4 +43,20 @@ def evolve(obj: D, **changes: Any) -> D:
         _set(new, name, changes.pop(name) if name in changes else getattr(obj, name))
     if changes:
         raise TypeError(f"{cls.__name__} has no field {next(iter(changes))!r}")
+    return new
+
+
+def assemble(cls: type[D], fields: dict[str, Any]) -> D:
+    """``cls(**fields)`` for a frozen dataclass declared without ``slots`` or ``__post_init__``,
+    every field given: the instance's dict is set at once instead of a ``setattr`` per field (a
+    replay makes a state per card). A missing or unknown field is a TypeError, as with ``cls``."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        if "__slots__" in cls.__dict__:
+            raise TypeError(f"{cls.__name__} keeps its fields in slots; assemble needs a __dict__")
+        names = _FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    if fields.keys() != names:
+        raise TypeError(f"{cls.__name__} takes the fields {sorted(names)}, not {sorted(fields)}")
+    new = _new(cls)
+    _set(new, "__dict__", fields)
     return new

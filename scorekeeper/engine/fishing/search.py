@@ -98,7 +98,7 @@ def _sized_groups_by_first(values: Sequence[tuple[int, ...]], packing: _Packing,
             p = packed
             x, y, others = low[k], high[k], more[k]
             for extra in range(1, (caps[k] if caps[k] < room else room) + 1):
-                b = ((b << x) | (b << y) | _bits_add(b, others, limit) if others else (b << x) | (b << y)) & limit
+                b = (((b << x) | (b << y)) | (_bits_add(b, others, limit) if others else 0)) & limit
                 if not b:
                     break
                 p += step
@@ -109,7 +109,7 @@ def _sized_groups_by_first(values: Sequence[tuple[int, ...]], packing: _Packing,
         p = 0
         x, y, others = low[first], high[first], more[first]
         for count in range(1, min(caps[first], most) + 1):
-            b = ((b << x) | (b << y) | _bits_add(b, others, limit) if others else (b << x) | (b << y)) & limit
+            b = (((b << x) | (b << y)) | (_bits_add(b, others, limit) if others else 0)) & limit
             if not b:
                 break
             p += 1 << (width * first)

@@ -9,6 +9,7 @@ from typing import Any
 
 from scorekeeper.engine.core import (
     Scored,
+    assemble,
 )
 from scorekeeper.engine.messages import M
 from scorekeeper.engine.mousel.state import (
@@ -16,9 +17,9 @@ from scorekeeper.engine.mousel.state import (
     EndReport,
     MouselState,
     Play,
+    Settlement,
     _next_seated,
     _rotate,
-    _settlement,
     _with,
 )
 from scorekeeper.engine.tricks.ledger import POT, Book, Entry, settle_up
@@ -121,7 +122,7 @@ def _after_deal(state: MouselState, deal: Deal, book: Book, row: dict[str, Any],
     busted = tuple([i for i in range(len(status)) if status[i] == "bust" and state.status[i] == "in"])
     seated_after = status.count("in")
     row["busted"], row["next_pot"] = busted, book.pot + seated_after
-    settlement = _settlement(row)
+    settlement = assemble(Settlement, row)
     history = state.history + ((deal.number, book.pot, book.balances),)
     # ``play`` stays until the next deal so the screens can still show the last tricks
     new = _with(state, book=book, deal=None, play=play, status=status, sheet=state.sheet + (settlement,),

@@ -14,6 +14,8 @@ from scorekeeper.engine.core import (
     Proposal,
     RuleViolation,
     Scored,
+    assemble,
+    evolve,
 )
 from scorekeeper.engine.messages import M
 from scorekeeper.engine.tricks import Obligations, RankOrder
@@ -294,23 +296,13 @@ _STATE_FIELDS = frozenset({"players", "opts", "mode", "session", "deal", "play",
 
 def _with(state: MouselState, **changes: Any) -> MouselState:
     """The state with ``changes``; session fields (``book``, ``status``, …) go to the session."""
-    own = state.__dict__.copy()
-    session: dict[str, Any] | None = None
+    fields = state.__dict__.copy()
+    session: dict[str, Any] = {}
     for key, value in changes.items():
-        if key in _STATE_FIELDS:
-            own[key] = value
-        else:
-            if session is None:
-                session = state.session.__dict__.copy()
-            if key not in session:
-                raise TypeError(f"neither MouselState nor Session has a field {key!r}")
-            session[key] = value
-    if session is not None:
-        own["session"] = made = _new(Session)
-        _set(made, "__dict__", session)
-    new = _new(MouselState)
-    _set(new, "__dict__", own)
-    return new
+        (fields if key in _STATE_FIELDS else session)[key] = value
+    if session:
+        fields["session"] = evolve(state.session, **session)
+    return assemble(MouselState, fields)
 
 
 def _with_deal(state: MouselState, deal: Deal) -> MouselState:
@@ -318,47 +310,19 @@ def _with_deal(state: MouselState, deal: Deal) -> MouselState:
     return _state(state.players, state.opts, state.mode, state.session, deal, state.play)
 
 
-# A replay makes a state and a Play per card. The generated ``__init__`` of a frozen dataclass
-# sets each field through ``object.__setattr__``; these two set the instance's dict at once
-# (the field lists are checked against the classes in tests/engine/test_mousel.py).
-_new = object.__new__
-_set = object.__setattr__
-
-
+# A replay makes a state and a Play per card: both are assembled as one dict (core.assemble)
+# rather than through the dataclasses' generated __init__, which sets each field in turn.
 def _state(players: tuple[str, ...], opts: Opts, mode: Mode, session: Session, deal: Deal | None,
            play: Play | None, scored: tuple[Scored, ...] = ()) -> MouselState:
-    """``MouselState(players, opts, mode, session, deal, play, scored)``, made faster."""
-    new = _new(MouselState)
-    _set(new, "__dict__", {"players": players, "opts": opts, "mode": mode, "session": session, "deal": deal,
-                           "play": play, "scored": scored})
-    return new
-
-
-_SETTLEMENT_FIELDS = ("deal", "dealer", "pot", "hand_size", "void", "taker", "seats", "folded", "tricks", "shares",
-                      "penalties", "penalties_due", "revokers", "leftover", "next_pot", "busted", "last")
-
-
-def _settlement(row: dict[str, Any]) -> Settlement:
-    """``Settlement(**row)`` for a row holding every field (checked: a missing or unknown field is
-    a TypeError, as the constructor's would be), made as one dict."""
-    if len(row) != len(_SETTLEMENT_FIELDS) or not row.keys() <= _SETTLEMENT_SET:
-        raise TypeError(f"a settlement has the fields {_SETTLEMENT_FIELDS}, not {tuple(row)}")
-    new = _new(Settlement)
-    _set(new, "__dict__", {name: row[name] for name in _SETTLEMENT_FIELDS})
-    return new
-
-
-_SETTLEMENT_SET = frozenset(_SETTLEMENT_FIELDS)
+    return assemble(MouselState, {"players": players, "opts": opts, "mode": mode, "session": session,
+                                  "deal": deal, "play": play, "scored": scored})
 
 
 def _play(active: tuple[int, ...], leader: int, current: tuple[tuple[int, Card], ...], tricks: tuple[Trick, ...],
           won: tuple[int, ...], seen: frozenset[Card], failed: tuple[frozenset[str], ...],
           proposals: tuple[Proposal, ...]) -> Play:
-    """``Play(active, leader, current, tricks, won, seen, failed, proposals)``, made faster."""
-    new = _new(Play)
-    _set(new, "__dict__", {"active": active, "leader": leader, "current": current, "tricks": tricks, "won": won,
+    return assemble(Play, {"active": active, "leader": leader, "current": current, "tricks": tricks, "won": won,
                            "seen": seen, "failed": failed, "proposals": proposals})
-    return new
 
 
 def _after(ring: Sequence[int], seat: int) -> int:

@@ -75,11 +75,10 @@ def winning_index(cards: Sequence[Card], trump: str | None, order: RankOrder) ->
     if not cards:
         raise ValueError("an empty trick has no winner")
     plain, trumps = _powers(order)
-    always = order.always_trump
     led = suit_of(cards[0], trump, order)
     best, best_key = 0, (-1, 0)
     for i, card in enumerate(cards):
-        suit = (trump if trump is not None else card.suit) if always and card in always else card.suit
+        suit = suit_of(card, trump, order)
         try:
             if trump is not None and suit == trump:
                 key = (2, trumps[card.rank])
