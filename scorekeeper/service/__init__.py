@@ -2,7 +2,8 @@
 
 The web layer (HTML and JSON alike) calls only this package; it never touches the engine's
 state directly except to read it. ``errors`` (refusals), ``snapshots`` (replayed states and
-their cache), ``tables`` (opening, finding, tokens), ``writes`` (events and undo, one writer per
+their cache), ``tables`` (opening, finding, tokens), ``facts`` (what never changes about a table, kept per
+process), ``store`` (the write's statements on the driver), ``writes`` (events and undo, one writer per
 table), ``log`` (history, export, import).
 """
 
@@ -18,6 +19,7 @@ from scorekeeper.service.errors import (
     bad_request,
     from_engine,
 )
+from scorekeeper.service.facts import TableFacts, facts_cache, facts_of, table_facts
 from scorekeeper.service.log import (
     HistoryRow,
     describe_sides,
@@ -48,5 +50,6 @@ __all__ = [
     "Recorded", "RuleViolation", "Snapshot", "SnapshotCache", "TableError", "bad_request", "cache", "capability",
     "check_event", "clean_players", "create_table", "describe_sides", "effective_events", "engine_options",
     "export", "from_engine", "get_table", "history", "import_table", "new_state", "record", "replay", "rules_for",
-    "seat_names", "snapshot", "table_names", "state_json", "undo",
+    "seat_names", "snapshot", "table_names", "state_json", "undo", "TableFacts", "facts_cache", "facts_of",
+    "table_facts",
 ]

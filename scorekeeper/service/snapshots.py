@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +16,7 @@ from scorekeeper.engine.core import replay as fold
 from scorekeeper.extensions import db
 from scorekeeper.localize import localize
 from scorekeeper.models import Event, Table
+from scorekeeper.service.facts import TableFacts
 
 logger = logging.getLogger(__name__)
 
@@ -79,11 +80,11 @@ def engine_options(options: Any) -> Any:
     return {k: v for k, v in options.items() if k not in PLATFORM_OPTIONS}
 
 
-def rules_for(table: Table) -> Any:
+def rules_for(table: Table | TableFacts) -> Any:
     return RULES[table.game]
 
 
-def new_state(table: Table) -> Any:
+def new_state(table: Table | TableFacts) -> Any:
     return rules_for(table).new(table.players, engine_options(table.options or {}), table.mode)
 
 
@@ -99,24 +100,33 @@ def effective_events(rows: Sequence[tuple[int, dict[str, Any]]]) -> list[tuple[i
     return stack
 
 
-def replay(table: Table, effective: Sequence[tuple[int, dict[str, Any]]]) -> Any:
+def replay(table: Table | TableFacts, effective: Sequence[tuple[int, dict[str, Any]]]) -> Any:
     return fold(rules_for(table), new_state(table), [payload for _seq, payload in effective])
 
 
-def snapshot(table: Table) -> Snapshot:
-    key = (table.id, table.head_seq)
+Rows = Callable[[str, int], Sequence[tuple[int, dict[str, Any]]]]
+
+
+def _rows(table_id: str, upto: int) -> Sequence[tuple[int, dict[str, Any]]]:
+    return db.session.execute(  # type: ignore[no-any-return]
+        select(Event.seq, Event.payload).where(Event.table_id == table_id, Event.seq <= upto).order_by(Event.seq)
+    ).all()
+
+
+def snapshot(table: Table | TableFacts, head: int | None = None, rows: Rows = _rows) -> Snapshot:
+    """The state at ``head`` (the table's own head unless given), from the cache or replayed from
+    the log as ``rows`` reads it (the session's connection unless a writer passes its own)."""
+    seq = table.head_seq if head is None else head  # type: ignore[union-attr]
+    key = (table.id, seq)
     snap = cache.get(key)
     if snap is not None:
         return snap
-    rows = db.session.execute(
-        select(Event.seq, Event.payload).where(Event.table_id == table.id, Event.seq <= table.head_seq).order_by(Event.seq)
-    ).all()
-    effective = effective_events([(seq, payload) for seq, payload in rows])
-    snap = Snapshot(table.head_seq, replay(table, effective), tuple(effective))
+    effective = effective_events([(s, payload) for s, payload in rows(table.id, seq)])
+    snap = Snapshot(seq, replay(table, effective), tuple(effective))
     cache.put(key, snap)
     return snap
 
 
-def state_json(table: Table, snap: Snapshot | None = None) -> dict[str, Any]:
+def state_json(table: Table | TableFacts, snap: Snapshot | None = None) -> dict[str, Any]:
     snap = snap or snapshot(table)
     return localize(dict(rules_for(table).to_json(snap.state)), table.players)  # type: ignore[no-any-return]

@@ -10,15 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm.attributes import set_committed_value
-
-from scorekeeper.engine import RULES
 from scorekeeper.engine.base import RuleViolation
 from scorekeeper.extensions import db
 from scorekeeper.localize import localize, tr
-from scorekeeper.models import Event, Table, utcnow
+from scorekeeper.models import Table
+from scorekeeper.service import store
 from scorekeeper.service.errors import (
     ENGINE_SLIPS,
     MAX_EVENT_BYTES,
@@ -26,8 +22,9 @@ from scorekeeper.service.errors import (
     bad_request,
     from_engine,
 )
+from scorekeeper.service.facts import TableFacts, facts_cache, facts_of, table_facts
 from scorekeeper.service.snapshots import Snapshot, cache, replay, rules_for, snapshot, state_json
-from scorekeeper.service.tables import NOT_TEXT, get_table
+from scorekeeper.service.tables import NOT_TEXT
 
 logger = logging.getLogger(__name__)
 
@@ -72,36 +69,11 @@ def _holds_non_text(value: Any) -> bool:
     return False
 
 
-def _conflict(table_id: str) -> TableError:
-    db.session.rollback()
-    table = get_table(table_id)
-    return TableError(409, "stale", tr("the sheet has moved on to seq %(seq)s; here is the fresh one", seq=table.head_seq),
-                      seq=table.head_seq, state=state_json(table))
-
-
-def _append(table: Table, seq: int, payload: dict[str, Any], author: int | None) -> bool:
-    """Claim ``seq`` for ``payload``; False when another phone got there first."""
-    from scorekeeper.live import notify_in_transaction
-
-    # No session synchronisation: the table object is expired by the commit that follows and its
-    # head is not read again in this request (evaluating the criteria against it cost more than SQLite).
-    claimed = db.session.execute(
-        update(Table).where(Table.id == table.id, Table.head_seq == seq - 1)
-        .values(head_seq=seq, updated_at=utcnow()).execution_options(synchronize_session=False)
-    ).rowcount
-    if claimed != 1:
-        db.session.rollback()
-        return False
-    # A Core insert: the event is never read back in this request, so the unit of work has nothing to track.
-    db.session.execute(insert(Event).values(table_id=table.id, seq=seq, type=payload["type"], payload=payload,
-                                            author=author, created_at=utcnow()))
-    notify_in_transaction(db.session, table.id, seq)
-    try:
-        db.session.commit()
-    except (IntegrityError, OperationalError):
-        db.session.rollback()
-        return False
-    return True
+def _conflict(facts: TableFacts, w: store.Writer, head: int) -> TableError:
+    """409: the sheet moved past the seq the phone expected; the answer carries the fresh one."""
+    snap = snapshot(facts, head, w.rows)
+    return TableError(409, "stale", tr("the sheet has moved on to seq %(seq)s; here is the fresh one", seq=head),
+                      seq=head, state=state_json(facts, snap))
 
 
 # SQLite has one writer at a time; its busy handler makes colliding writers sleep in steps of
@@ -111,103 +83,92 @@ _sqlite_writer = threading.Lock()
 
 @contextlib.contextmanager
 def _writer_lock() -> Any:
-    """SQLite: this process's writers one at a time. A writer that has to wait gives its pooled
-    connection back first: fifteen phones waiting here while holding the pool's fifteen
-    connections left the writer in front of them none to retry with, and every write stalled
-    until the pool's 30 s timeout (500). What it read before waiting is stale by then anyway."""
+    """SQLite: this process's writers one at a time. PostgreSQL: none here; writers of one
+    table queue on its row (``FOR UPDATE``, store.py) — racing the conditional update alone, one
+    of thirty phones at once could lose twenty races in a row and be told the table was busy."""
     if db.engine.dialect.name != "sqlite":
         yield
         return
-    if not _sqlite_writer.acquire(blocking=False):
-        db.session.rollback()  # ends the read transaction; the table's row is read again inside
-        _sqlite_writer.acquire()
-    try:
+    with _sqlite_writer:
         yield
-    finally:
-        _sqlite_writer.release()
 
 
-def _queue_on_row(table: Table) -> None:
-    """PostgreSQL: writers of one table wait their turn on its row (``FOR UPDATE``) and then read
-    the head. Racing the conditional update alone, one of thirty phones at once could lose twenty
-    races in a row and be told the table was busy (503)."""
-    if db.engine.dialect.name != "postgresql":
-        return
-    head = db.session.execute(select(Table.head_seq).where(Table.id == table.id).with_for_update()).scalar()
-    if head is None:  # expired while this phone was writing
-        db.session.rollback()
-        raise TableError(404, "not_found", tr("there is no table %(table)s", table=repr(table.id)))
-    set_committed_value(table, "head_seq", head)  # what the lock read, without another round trip
+def _release_session() -> None:
+    """End the request's session transaction before a write takes its own connection, so no
+    phone ever holds two: thirty phones each holding one of the pool's connections while
+    waiting for a second (or for the writer's turn) left the writer in front of them none, and
+    every write stalled until the pool's 30 s timeout (500). Nothing is pending here: views
+    commit what they change before they record a move."""
+    if db.session.registry.has():
+        session = db.session()
+        if session.in_transaction():
+            session.rollback()
 
 
-Step = Callable[[Table, Snapshot], tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]]
+Step = Callable[[TableFacts, Snapshot], tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]]
 
 
 @dataclass(frozen=True)
 class _Written:
     seq: int
     state: Any
-    game: str
-    players: list[str]  # read before the commit, which expires the table (reading it after was a fourth query)
+    facts: TableFacts
 
 
-def _write(table: Table | str, step: Step, author: int | None, expected_seq: int | None = None) -> _Written:
-    """Append what ``step`` derives from the current snapshot, retrying on a lost race
+def _write(table: Table | TableFacts | str, step: Step, author: int | None,
+           expected_seq: int | None = None) -> _Written:
+    """Append what ``step`` derives from the state at the table's head, retrying on a lost race
     (or answering 409 when the caller named the seq it expected)."""
-    table_id = table if isinstance(table, str) else table.id
-    current = table if isinstance(table, Table) else None
-    with _writer_lock():
+    facts = table_facts(table) if isinstance(table, str) else facts_of(table)
+    _release_session()
+    with _writer_lock(), store.writer() as w:
         for _attempt in range(20):
-            current = current or get_table(table_id)
-            _queue_on_row(current)
-            if expected_seq is not None and expected_seq != current.head_seq:
-                raise _conflict(table_id)
-            snap = snapshot(current)
-            payload, state, effective = step(current, snap)
-            seq = current.head_seq + 1
-            game, players = current.game, current.players
-            if _append(current, seq, payload, author):
-                cache.put((table_id, seq), Snapshot(seq, state, effective))
-                _announce(table_id, seq)
-                return _Written(seq, state, game, players)
+            head = w.head(facts.id)
+            if head is None:  # expired since this process last saw it
+                facts_cache.forget(facts.id)
+                raise TableError(404, "not_found", tr("there is no table %(table)s", table=repr(facts.id)))
+            if expected_seq is not None and expected_seq != head:
+                raise _conflict(facts, w, head)
+            snap = snapshot(facts, head, w.rows)
+            payload, state, effective = step(facts, snap)
+            if w.append(facts.id, head, payload, author):
+                cache.put((facts.id, head + 1), Snapshot(head + 1, state, effective))
+                _announce(facts.id, head + 1)
+                return _Written(head + 1, state, facts)
             if expected_seq is not None:
-                raise _conflict(table_id)
-            db.session.expire_all()
-            current = None
+                raise _conflict(facts, w, w.head(facts.id) or head)
     raise TableError(503, "busy", tr("the table is too busy right now; try again"))
 
 
-def record(table: Table | str, event: Any, expected_seq: Any = None, author: int | None = None) -> Recorded:
+def record(table: Table | TableFacts | str, event: Any, expected_seq: Any = None, author: int | None = None) -> Recorded:
     """Append one event. Without ``expected_seq`` a lost race is retried on the fresh state;
     with it, the caller is told the sheet moved (409)."""
     payload = check_event(event)
     if expected_seq is not None and (isinstance(expected_seq, bool) or not isinstance(expected_seq, int)):
         raise bad_request(tr("expected_seq must be a whole number"))
 
-    def step(current: Table, snap: Snapshot) -> tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]:
+    def step(current: TableFacts, snap: Snapshot) -> tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]:
         try:
             state = rules_for(current).apply(snap.state, payload)
         except (RuleViolation, *ENGINE_SLIPS) as exc:
-            db.session.rollback()
             raise from_engine(exc, current.players, seq=snap.seq) from exc
         return payload, state, snap.effective + ((snap.seq + 1, payload),)
 
     done = _write(table, step, author, expected_seq)
-    rules = RULES[done.game]
-    return Recorded(done.seq, localize([s.to_json() for s in getattr(done.state, "scored", ())], done.players),
-                    localize(dict(rules.to_json(done.state)), done.players))
+    players = done.facts.players
+    return Recorded(done.seq, localize([s.to_json() for s in getattr(done.state, "scored", ())], players),
+                    state_json(done.facts, Snapshot(done.seq, done.state)))
 
 
-def undo(table: Table | str, author: int | None = None, expected_seq: int | None = None) -> Recorded:
-    def step(current: Table, snap: Snapshot) -> tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]:
+def undo(table: Table | TableFacts | str, author: int | None = None, expected_seq: int | None = None) -> Recorded:
+    def step(current: TableFacts, snap: Snapshot) -> tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]:
         if not snap.effective:
-            db.session.rollback()
             raise TableError(409, "nothing_to_undo", tr("there is nothing to undo"), seq=snap.seq)
         effective = snap.effective[:-1]
         return {"type": "undo", "undoes": snap.effective[-1][0]}, replay(current, effective), effective
 
     done = _write(table, step, author, expected_seq)
-    return Recorded(done.seq, [], localize(dict(RULES[done.game].to_json(done.state)), done.players))
+    return Recorded(done.seq, [], state_json(done.facts, Snapshot(done.seq, done.state)))
 
 
 def _announce(table_id: str, seq: int) -> None:

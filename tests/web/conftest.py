@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.service import cache
+from scorekeeper.service import cache, facts_cache
 
 HERE = Path(__file__).resolve().parent.parent
 PG_CTL = str(HERE / "pg_ctl_as_postgres.sh")
@@ -43,6 +43,7 @@ def need_postgres() -> None:
 
 def make_app(url: str, **extra: Any) -> Flask:
     cache.clear()
+    facts_cache.clear()
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "PUBLIC_URL": "http://192.0.2.10:5000",
                       "SECRET_KEY": "test", "TESTING_NO_LISTENER": True,
                       "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False, **extra})
