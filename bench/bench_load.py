@@ -825,8 +825,8 @@ def _frame(raw: str) -> str:
 
 
 AREAS = [  # first match wins; matched against the frames of one stack
-    ("POST /events: flask-limiter", ("post_event (web/api.py)", "flask_limiter/", "limits/")),
-    ("POST /events: _authorised (table + seats load)", ("post_event (web/api.py)", "_authorised (web/api.py)")),
+    ("POST /events: rate limit", ("post_event (web/api.py)", "scorekeeper/ratelimit.py", "limits/")),
+    ("POST /events: _writer (the table's facts, the token)", ("post_event (web/api.py)", "_writer (web/api.py)")),
     ("POST /events: service.record (engine, SQL, commit)", ("post_event (web/api.py)", "record (scorekeeper/service/writes.py)")),
     ("POST /events: the rest (Flask, JSON, response)", ("post_event (web/api.py)",)),
     ("stream open (GET …/stream before the generator)", ("stream (web/api.py)",)),
@@ -835,7 +835,7 @@ AREAS = [  # first match wins; matched against the frames of one stack
      ("ThreadWorker.handle (workers/gthread.py)",)),
     ("gunicorn main loop (accept, keep-alive, poller)", ("ThreadWorker.run (workers/gthread.py)",)),
     ("pg-listener thread", ("start_pg_listener.<locals>.run (scorekeeper/live.py)",)),
-    ("flask-limiter's memory-storage expiry timer", ("Timer.run (",)),
+    ("timer threads", ("Timer.run (",)),
     ("thread-pool workers between requests", ("_worker (futures/thread.py)",)),
 ]
 

@@ -26,9 +26,9 @@ _HTTP_MESSAGES = {400: N_("the request cannot be read"), 404: N_("there is nothi
 
 def register(app: Flask) -> None:
     from scorekeeper.web import api, desk, desk_api, play, pwa, review, rulebook, tables
-    from scorekeeper.web.json_input import BoundedJSONProvider
+    from scorekeeper.web.json_output import AppJSONProvider
 
-    app.json = BoundedJSONProvider(app)  # every JSON body is depth-checked before it is decoded
+    app.json = AppJSONProvider(app)  # every JSON body is depth-checked before it is decoded; orjson writes
 
     @app.before_request
     def read_json_first() -> None:
@@ -55,8 +55,8 @@ def register(app: Flask) -> None:
             if language() != "en" and exc.code in _HTTP_MESSAGES:
                 message = tr(_HTTP_MESSAGES[exc.code])  # Werkzeug's own text is English only
             body = {"error": {"code": exc.name.lower().replace(" ", "_"), "rule": None, "message": message}}
-            return jsonify(body), exc.code
-        return render_template("error.html", error=exc), exc.code
+            return jsonify(body), exc.code, _headers_of(exc)
+        return render_template("error.html", error=exc), exc.code, _headers_of(exc)
 
     app.jinja_env.filters["card_pretty"] = card_pretty
     app.jinja_env.filters["msg"] = localize  # an engine message in the reader's language
@@ -79,6 +79,11 @@ def register(app: Flask) -> None:
             "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
         )
         return response
+
+
+def _headers_of(exc: HTTPException) -> list[tuple[str, str]]:
+    """What the error says beside its body (``Retry-After`` of a 429, ``Allow`` of a 405)."""
+    return [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
 
 
 def card_label(code: str, pack: str = "french") -> str:

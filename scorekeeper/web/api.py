@@ -19,14 +19,6 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # the API authenticates with bearer tokens, not cookies
 
 
-def _create_limit() -> str:
-    return str(current_app.config["RATE_LIMIT_CREATE"])
-
-
-def _events_limit() -> str:
-    return str(current_app.config["RATE_LIMIT_EVENTS"])
-
-
 @bp.errorhandler(TableError)
 def table_error(exc: TableError) -> tuple[Response, int]:
     return jsonify(exc.to_json()), exc.status
@@ -81,7 +73,7 @@ def table_json(table: Table) -> dict[str, Any]:
 
 
 @bp.post("/tables")
-@limiter.limit(_create_limit)
+@limiter.limit("RATE_LIMIT_CREATE")
 def create() -> tuple[Response, int]:
     body = _body()
     table = service.create_table(body.get("game"), body.get("players"), body.get("mode"), body.get("options"))
@@ -93,7 +85,7 @@ def create() -> tuple[Response, int]:
 
 
 @bp.post("/tables/import")
-@limiter.limit(_create_limit)
+@limiter.limit("RATE_LIMIT_CREATE")
 def import_() -> tuple[Response, int]:
     table = service.import_table(_body())
     return jsonify({
@@ -109,7 +101,7 @@ def show(table_id: str) -> Response:
 
 
 @bp.post("/tables/<table_id>/events")
-@limiter.limit(_events_limit)
+@limiter.limit("RATE_LIMIT_EVENTS")
 def post_event(table_id: str) -> tuple[Response, int]:
     table = _writer(table_id)
     body = _body()

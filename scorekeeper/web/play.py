@@ -9,7 +9,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     redirect,
     render_template,
     request,
@@ -56,7 +55,7 @@ def _writer(table_id: str) -> int | None:
 
 
 @bp.post("/t/<table_id>/events")
-@limiter.limit(lambda: str(current_app.config["RATE_LIMIT_EVENTS"]))
+@limiter.limit("RATE_LIMIT_EVENTS")
 def post_event(table_id: str) -> WerkzeugResponse | tuple[str, int]:
     author = _writer(table_id)
     try:

@@ -88,7 +88,7 @@ def index() -> str:
 
 
 @bp.post("/tables")
-@limiter.limit(lambda: str(current_app.config["RATE_LIMIT_CREATE"]))
+@limiter.limit("RATE_LIMIT_CREATE")
 def create() -> WerkzeugResponse | tuple[str, int]:
     form = request.form
     game = form.get("game", "")
@@ -216,7 +216,7 @@ def export(table_id: str) -> Response:
 
 
 @bp.post("/import")
-@limiter.limit(lambda: str(current_app.config["RATE_LIMIT_CREATE"]))
+@limiter.limit("RATE_LIMIT_CREATE")
 def import_() -> WerkzeugResponse | tuple[str, int]:
     upload = request.files.get("file")
     try:

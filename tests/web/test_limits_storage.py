@@ -49,8 +49,6 @@ def test_stale_keys_are_swept_inline(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_app_limits_with_the_swept_storage(tmp_path) -> None:
-    # Enabled explicitly: the other tests' apps switch the shared limiter off.
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'l.sqlite'}", "SECRET_KEY": "t",
                       "PUBLIC_URL": "http://127.0.0.1:1", "RATELIMIT_ENABLED": True})
-    with app.app_context():
-        assert isinstance(limiter.storage, SweptMemoryStorage)
+    assert isinstance(limiter.storage(app), SweptMemoryStorage)

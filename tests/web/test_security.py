@@ -41,6 +41,35 @@ def test_rate_limits_answer_429(tmp_path) -> None:
     assert codes == [201, 201, 201, 429]
 
 
+def test_rate_limits_count_per_address_and_say_what_is_left(tmp_path) -> None:
+    app = make_app(f"sqlite:///{tmp_path / 'r.sqlite'}", RATELIMIT_ENABLED=True, RATE_LIMIT_CREATE="9 per minute",
+                   RATE_LIMIT_EVENTS="2 per minute;50 per hour")
+    client = app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"]}).json
+    url, headers = f"/api/v1/tables/{table['id']}/events", {"Authorization": f"Bearer {table['write_token']}"}
+    body = {"type": "points", "side": 0, "points": 1}
+    first = client.post(url, json=body, headers=headers)
+    assert first.status_code == 201
+    assert (first.headers["X-RateLimit-Limit"], first.headers["X-RateLimit-Remaining"]) == ("2", "1")
+    assert client.post(url, json=body, headers=headers).status_code == 201
+    refused = client.post(url, json=body, headers=headers)
+    assert refused.status_code == 429 and refused.json["error"]["code"] == "too_many_requests"
+    assert refused.headers["X-RateLimit-Remaining"] == "0" and 1 <= int(refused.headers["Retry-After"]) <= 60
+    # the refusal changed nothing, and another phone (address) still writes
+    other = client.post(url, json=body, headers=headers, environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other.status_code == 201 and other.json["seq"] == 3
+    # the sheet's form counts against the same events limit as the API's write, per address
+    assert client.get(f"/t/{table['id']}/k/{table['write_token']}").status_code == 302
+    form = client.post(f"/t/{table['id']}/events", data={"type": "points", "side:int": "0", "points:int": "1"},
+                       headers={"HX-Request": "true"}, environ_base={"REMOTE_ADDR": "192.0.2.8"})
+    assert form.status_code == 200
+    page = client.post(f"/t/{table['id']}/events", data={"type": "points", "side:int": "0", "points:int": "1"},
+                       headers={"HX-Request": "true"}, environ_base={"REMOTE_ADDR": "192.0.2.8"})
+    assert page.status_code == 200 and "X-RateLimit-Remaining" in page.headers
+    assert client.post(f"/t/{table['id']}/events", data={"type": "points", "side:int": "0", "points:int": "1"},
+                       headers={"HX-Request": "true"}, environ_base={"REMOTE_ADDR": "192.0.2.8"}).status_code == 429
+
+
 def test_session_cookie_flags(tmp_path) -> None:
     app = make_app(f"sqlite:///{tmp_path / 's.sqlite'}", SESSION_COOKIE_SECURE=True)
     client = app.test_client()

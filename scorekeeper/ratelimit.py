@@ -1,0 +1,105 @@
+"""Rate limits per client address on the views that open tables or write to them.
+
+Fixed windows counted in ``limits``' storage (``RATELIMIT_STORAGE_URI``: this worker's memory by
+default, ``redis://…`` to share the counts between workers). flask-limiter did the same with two
+checks a request — a hook on every request for application-wide limits this app never sets,
+then the view's own, its limits resolved anew each time — about a sixth of a write's time on the
+server (bench/README.md, issue 16). Here a limited view costs one counter hit per limit and an
+unlimited request costs nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import Flask, Response, after_this_request, current_app, request
+from limits import RateLimitItem, parse_many
+from limits.storage import storage_from_string
+from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import TooManyRequests
+
+from scorekeeper import limits_storage  # noqa: F401  (registers the swept-memory:// storage)
+
+View = TypeVar("View", bound=Callable[..., Any])
+EXTENSION = "scorekeeper.ratelimits"
+
+
+@dataclass
+class _Bound:
+    """The limiter of one app: its storage and its parsed limits, by config key."""
+
+    strategy: FixedWindowRateLimiter
+    enabled: bool
+    headers: bool
+    parsed: dict[str, tuple[str, list[RateLimitItem]]]
+
+    def items(self, config_key: str) -> list[RateLimitItem]:
+        text = str(current_app.config[config_key])
+        cached = self.parsed.get(config_key)
+        if cached is None or cached[0] != text:  # a test may change the config after the first request
+            cached = self.parsed[config_key] = (text, parse_many(text))
+        return cached[1]
+
+    def check(self, config_key: str) -> None:
+        """Count this request against every limit of ``config_key``; 429 when one is spent."""
+        scope, who = request.endpoint or request.path, request.remote_addr or "-"
+        items = self.items(config_key)
+        spent = [item for item in items if not self.strategy.hit(item, scope, who)]
+        if not self.headers and not spent:
+            return
+        # The headers describe the limit nearest to being spent.
+        stats = [(self.strategy.get_window_stats(item, scope, who), item) for item in spent or items]
+        (reset, remaining), item = min(stats, key=lambda pair: pair[0].remaining)
+        values = {"X-RateLimit-Limit": str(item.amount), "X-RateLimit-Remaining": str(max(0, remaining)),
+                  "X-RateLimit-Reset": str(int(reset))}
+        if spent:
+            retry = max(1, int(reset - time.time() + 0.999))
+            raise RateLimited(f"{item.amount} per {item.get_expiry()} seconds", retry, values)
+
+        @after_this_request
+        def add(response: Response) -> Response:
+            response.headers.update(values)
+            return response
+
+
+class RateLimited(TooManyRequests):
+    """429 with the limit's headers beside ``Retry-After``."""
+
+    def __init__(self, description: str, retry_after: int, headers: dict[str, str]) -> None:
+        super().__init__(description, retry_after=retry_after)
+        self.extra_headers = headers
+
+    def get_headers(self, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
+        return [*super().get_headers(*args, **kwargs), *self.extra_headers.items()]
+
+
+class RateLimits:
+    """Created unbound (extensions.py); ``init_app`` gives each app its own storage and switch."""
+
+    def init_app(self, app: Flask) -> None:
+        storage = storage_from_string(app.config.get("RATELIMIT_STORAGE_URI", "swept-memory://"))
+        app.extensions[EXTENSION] = _Bound(FixedWindowRateLimiter(storage),
+                                           bool(app.config.get("RATELIMIT_ENABLED", True)),
+                                           bool(app.config.get("RATELIMIT_HEADERS_ENABLED", True)), {})
+
+    def limit(self, config_key: str) -> Callable[[View], View]:
+        """The view counts against the limits named by the app's ``config_key`` ("600 per minute")."""
+        def decorate(view: View) -> View:
+            @wraps(view)
+            def limited(*args: Any, **kwargs: Any) -> Any:
+                bound: _Bound = current_app.extensions[EXTENSION]
+                if bound.enabled:
+                    bound.check(config_key)
+                return view(*args, **kwargs)
+
+            return limited  # type: ignore[return-value]
+
+        return decorate
+
+    def storage(self, app: Flask) -> Any:
+        """The app's counters (tests look inside)."""
+        return app.extensions[EXTENSION].strategy.storage
