@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from flask import Flask, request, session
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -28,14 +30,28 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
-def select_locale() -> str | None:
+@functools.cache
+def _locale(code: str) -> Locale:
+    return Locale.parse(code)  # babel looks for the locale's data file on disk each time
+
+
+@functools.lru_cache(maxsize=256)
+def _best_match(header: str, languages: tuple[str, ...]) -> str:
+    """The phone's preferred language we speak: a phone sends the same header on every request."""
+    from werkzeug.datastructures import LanguageAccept
+    from werkzeug.http import parse_accept_header
+
+    return parse_accept_header(header, LanguageAccept).best_match(languages) or "en"
+
+
+def select_locale() -> Locale:
     from flask import current_app
 
     languages = current_app.config["LANGUAGES"]
     chosen = request.args.get("lang") or session.get("lang")
     if chosen in languages:
-        return str(chosen)
-    return request.accept_languages.best_match(languages) or "en"
+        return _locale(str(chosen))
+    return _locale(_best_match(request.headers.get("Accept-Language", ""), tuple(languages)))
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:

@@ -16,7 +16,8 @@ from scorekeeper.engine.messages import render
 
 def language() -> str:
     """The reader's language; English outside a request (commands, the service called from tests)."""
-    return str(get_locale() or "en")[:2] if has_request_context() else "en"
+    locale = get_locale() if has_request_context() else None
+    return str(locale.language) if locale is not None else "en"
 
 
 def _translate(template: str) -> str:
