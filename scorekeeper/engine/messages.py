@@ -190,6 +190,15 @@ def M(template: str, **params: Param) -> Msg:  # noqa: N802 - short: it sits in 
 _LEAVES: frozenset[type] = frozenset({str, int, float, bool, type(None)})
 
 
+class Plain(list):  # type: ignore[type-arg]
+    """A list in a state's JSON that holds no message, however deep: rendering passes it by.
+
+    A long score pad's rounds and running totals are thousands of numbers and the players' own
+    notes, walked on every request only to find nothing to translate."""
+
+    __slots__ = ()
+
+
 def render(value: Any, lang: str = "en", names: Sequence[str] | None = None,
            translate: Translate | None = None) -> Any:
     """``value`` with every message in it rendered: a ``Msg``, or JSON (dicts, lists) holding some.
@@ -197,10 +206,16 @@ def render(value: Any, lang: str = "en", names: Sequence[str] | None = None,
     A state's JSON is mostly numbers and plain strings (a long score pad: thousands of them), and
     it is rendered on every request: leaves are passed over without a call."""
     kind = type(value)
+    if kind is Plain:
+        return value
     if kind is dict:
+        if _LEAVES.issuperset(map(type, value.values())):  # one pass in C: nothing in it to render
+            return dict(value)
         return {key: item if type(item) in _LEAVES else render(item, lang, names, translate)
                 for key, item in value.items()}
     if kind is list or kind is tuple:
+        if _LEAVES.issuperset(map(type, value)):
+            return list(value)
         return [item if type(item) in _LEAVES else render(item, lang, names, translate) for item in value]
     if kind in _LEAVES:
         return value

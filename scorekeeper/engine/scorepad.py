@@ -22,7 +22,7 @@ from scorekeeper.engine.base import (
     str_field,
 )
 from scorekeeper.engine.core import Dispatch
-from scorekeeper.engine.messages import M, Msg, Side
+from scorekeeper.engine.messages import M, Msg, Plain, Side
 
 MAX_POINTS = 10_000
 
@@ -99,8 +99,8 @@ class ScorePad(BaseRules):
             target=state.target,
             direction="down" if state.counts_down else "up",
             sides=[list(team) for team in state.sides.teams],
-            rounds=_rounds(state),
-            history=[[state.start] * state.sides.count] + [list(e.totals) for e in state.entries],
+            rounds=Plain(_rounds(state)),
+            history=Plain([[state.start] * state.sides.count] + [list(e.totals) for e in state.entries]),
         )
         return data
 
