@@ -29,7 +29,7 @@ from scorekeeper.engine.mousel import (
     Mousel,
     MouselState,
 )
-from scorekeeper.engine.tricks import legal_cards
+from scorekeeper.engine.tricks import audit_revokes, legal_cards
 
 RULES = Mousel()
 Event = dict[str, Any]
@@ -281,3 +281,22 @@ def test_engine_refuses_nothing_a_real_table_does() -> None:
             simulate_session(4, 10, {}, seed, revoke_rate=0.0, check=invariants)
         except RuleViolation as exc:  # pragma: no cover - the message says what went wrong
             raise AssertionError(f"seed {seed}: {exc}") from exc
+
+
+def _proposals_are_the_full_audit(state: MouselState, event: Event) -> None:
+    """After every card, the revoke proposals name exactly what a full audit of the deal finds."""
+    invariants(state, event)
+    deal, play = state.deal, state.play
+    if deal is None or play is None or deal.trump_card is None:
+        return
+    plays = [t.plays for t in play.tricks] + ([play.current] if play.current else [])
+    audited = {(r.player, r.trick) for r in audit_revokes(plays, deal.trump_card.suit, state.opts.obligations)}
+    assert {(p.player, p.trick) for p in play.proposals if p.kind == "revoke"} == audited
+
+
+def test_a_card_audits_its_own_player_only_and_misses_nothing() -> None:
+    """``on_play`` audits only the player of a card of a suit he failed to follow (the card that
+    proves his revokes); across many revokes the proposals still equal a full audit at every card."""
+    for seed in range(12):
+        simulate_session(4 + seed % 3, 12, {"52": seed % 3 == 2}, seed, revoke_rate=0.5,
+                         check=_proposals_are_the_full_audit)

@@ -208,6 +208,21 @@ def test_any_illegal_play_is_caught_after_the_deal(pack: list[Card], trump: str,
     assert all(r.player == 1 and r.evidence_trick is not None and r.evidence_trick > r.trick for r in found)
 
 
+@given(st.permutations(sorted(german_pack())), st.sampled_from("HSLE"), st.randoms(use_true_random=False),
+       st.sets(st.integers(0, 3)))
+def test_auditing_some_seats_finds_the_full_audits_revokes_of_those_seats(
+        pack: list[Card], trump: str, rnd: random.Random, seats: set[int]) -> None:
+    """Every seat plays at random (many revokes of every kind); ``seats`` keeps the full audit's
+    revokes of those seats, in the same order, and nothing else."""
+    hands = _deal_hands(pack, 4)
+    plays = []
+    for number in range(rnd.randint(1, 5)):
+        trick = [(seat, hands[seat].pop(rnd.randrange(len(hands[seat])))) for seat in range(4)]
+        plays.append(trick[: rnd.randint(1, 4)] if number == 4 else trick)
+    full = audit_revokes(plays, trump, MULAT_DUTIES)
+    assert audit_revokes(plays, trump, MULAT_DUTIES, seats=seats) == [r for r in full if r.player in seats]
+
+
 @given(st.permutations(sorted(german_pack())), st.integers(1, 7), st.sampled_from(["H", "S", "L", "E", None]),
        st.booleans())
 def test_the_winner_is_the_card_that_beats_every_other(pack: list[Card], size: int, trump: str | None,

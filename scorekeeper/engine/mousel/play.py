@@ -25,7 +25,7 @@ from scorekeeper.engine.mousel.state import (
     _state,
     _with,
 )
-from scorekeeper.engine.tricks import audit_revokes, trick_winner
+from scorekeeper.engine.tricks import audit_revokes, winning_index
 
 
 def on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
@@ -54,13 +54,14 @@ def on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
             failed = tuple(f | {led} if i == player else f for i, f in enumerate(failed))
     tricks, won, leader = play.tricks, play.won, play.leader
     if len(current) == len(active):
-        winner = trick_winner([c for _, c in current], leader, trump_card.suit, state.opts.order, active)
+        # ``current`` names each card's seat in play order: no need to walk the ring from the leader
+        winner = current[winning_index([c for _, c in current], trump_card.suit, state.opts.order)][0]
         tricks = tricks + (Trick(leader, current, winner),)
         won = won[:winner] + (won[winner] + 1,) + won[winner + 1:]
         leader, current = winner, ()
     new = _play(active, leader, current, tricks, won, play.seen | {card}, failed, play.proposals)
     if card.suit in play.failed[player]:
-        new = evolve(new, proposals=_revoke_proposals(state, trump_card.suit, new))
+        new = evolve(new, proposals=_revoke_proposals(state, trump_card.suit, new, player))
     if state.opts.keep_trumpcard and player == taker and card != trump_card:
         new = _check_trumpcard_kept(state, deal, new, card)
     if len(tricks) < len(deal.ring):  # deal.n
@@ -84,14 +85,19 @@ def _check_unseen(state: MouselState, deal: Deal, play: Play, player: int, card:
                             card=str(card))
 
 
-def _revoke_proposals(state: MouselState, trump: str, play: Play) -> tuple[Proposal, ...]:
-    """New proposals for every revoke the cards so far prove (MOUSEL-PLAY-2, README §4)."""
+def _revoke_proposals(state: MouselState, trump: str, play: Play, player: int) -> tuple[Proposal, ...]:
+    """New proposals for every revoke the cards so far prove (MOUSEL-PLAY-2, README §4), once
+    ``player`` has played a suit he failed to follow before.
+
+    Only ``player``'s plays are audited. Mousel's one duty is to follow suit, so a revoke is proven
+    by its player's later card of the suit led; ``on_play`` audits at each such card, so every
+    other player's provable revokes were proposed at their own (a proposal is never withdrawn)."""
     plays = [t.plays for t in play.tricks]
     if play.current:
         plays.append(play.current)
     known = {(p.player, p.trick) for p in play.proposals if p.kind == "revoke"}
     out = list(play.proposals)
-    for revoke in audit_revokes(plays, trump, state.opts.obligations):
+    for revoke in audit_revokes(plays, trump, state.opts.obligations, seats=(player,)):
         if (revoke.player, revoke.trick) in known:
             continue
         message = M("%(player)s must follow %(suit)s: played %(card)s at trick %(trick)s but later played "

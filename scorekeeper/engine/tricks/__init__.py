@@ -36,7 +36,7 @@ Functions
     is illegal: ``Breach(kind, card, witness, led_suit, best)`` with ``kind`` one of
     ``"follow" | "trump" | "head"`` and ``witness`` a card of ``hand`` that should have been
     played instead (``None`` if the card is legal). Use it for live checks when a hand is known.
-    ``audit_revokes(plays_of_deal, trump, obligations, holding=None) -> list[Revoke]`` — the
+    ``audit_revokes(plays_of_deal, trump, obligations, holding=None, *, seats=None) -> list[Revoke]`` — the
     retroactive audit (rules README §4). ``plays_of_deal`` is the deal's tricks so far, each a
     sequence of ``(seat, card)`` in play order (the last one may be incomplete). ``holding``
     optionally maps a seat to cards it is known to hold still (an entered hand). The hand a seat
@@ -48,6 +48,7 @@ Functions
     ``evidence``: the card the player played at ``evidence_trick`` (1-based, later; ``None``
     when the evidence is a card in ``holding``, i.e. still in the hand) which proves they could have followed (``kind="follow"``), trumped (``"trump"``) or beaten
     (``"head"``). At most one revoke per (player, trick); ``kind`` is the first duty broken.
+    ``seats`` limits the audit to those seats' plays (their revokes are the same as in the full audit).
     ``hand_at(plays_of_deal, player, trick_index, holding=()) -> list[Card]`` — that partial
     hand (``trick_index`` 0-based).
 

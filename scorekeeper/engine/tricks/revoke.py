@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scorekeeper.cards import Card, Pack
@@ -52,12 +52,17 @@ def _trick_of(plays_of_deal: Plays, player: int, card: Card, start: int) -> int 
 
 
 def audit_revokes(plays_of_deal: Plays, trump: str | None, obligations: Obligations,
-                  holding: Mapping[int, Sequence[Card]] | None = None) -> list[Revoke]:
-    """Every revoke that the cards played so far prove, in trick order then play order."""
+                  holding: Mapping[int, Sequence[Card]] | None = None, *,
+                  seats: Collection[int] | None = None) -> list[Revoke]:
+    """Every revoke that the cards played so far prove, in trick order then play order; with
+    ``seats``, only the plays of those seats are audited (each play is judged on its own, so the
+    result is the full audit's revokes of those seats)."""
     holding = holding or {}
     found: list[Revoke] = []
     for index, trick in enumerate(plays_of_deal):
         for position, (seat, card) in enumerate(trick):
+            if seats is not None and seat not in seats:
+                continue
             before = [c for _, c in trick[:position]]
             hand = hand_at(plays_of_deal, seat, index, holding.get(seat, ()))
             breach = check_play(hand, before, card, trump, obligations)
