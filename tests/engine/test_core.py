@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from scorekeeper.engine.core import (
     bool_field,
     card_field,
     cards_field,
+    dict_init,
     evolve,
     player_field,
     seat_list_field,
@@ -37,6 +39,69 @@ def test_evolve_copies_and_refuses_unknown_fields() -> None:
     assert (p, q) == (_Point(1, 2), _Point(1, 5))
     with pytest.raises(TypeError, match="no field 'z'"):
         evolve(p, z=1)
+
+
+@dataclass(frozen=True)
+class _Plain:
+    a: int
+    b: tuple[int, ...]
+    c: str = "c"
+    d: tuple[int, ...] = ()
+
+
+@dict_init
+@dataclass(frozen=True)
+class _Quick:
+    a: int
+    b: tuple[int, ...]
+    c: str = "c"
+    d: tuple[int, ...] = ()
+
+
+def test_dict_init_makes_what_the_dataclass_makes() -> None:
+    """Same arguments, defaults and dict as the dataclass's own ``__init__``; still frozen, and
+    a missing or unknown field is the same TypeError."""
+    cases: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+        ((1, (2,)), {}), ((1, (2,), "x"), {"d": (4,)}), ((), {"b": (), "a": 0, "c": ""})]
+    for args, kwargs in cases:
+        quick, plain = _Quick(*args, **kwargs), _Plain(*args, **kwargs)
+        assert vars(quick) == vars(plain) and list(vars(quick)) == [f.name for f in dataclasses.fields(_Quick)]
+        assert repr(quick).removeprefix("_Quick") == repr(plain).removeprefix("_Plain")
+        assert quick == _Quick(*args, **kwargs) and hash(quick) == hash(_Quick(*args, **kwargs))
+        assert evolve(quick, c="y") == _Quick(**{**vars(quick), "c": "y"})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        _Quick(1, ()).a = 2  # type: ignore[misc]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'e'"):
+        _Quick(1, (), e=1)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'b'"):
+        _Quick(1)  # type: ignore[call-arg]
+
+
+def test_dict_init_refuses_what_it_would_get_wrong() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Slotted:
+        a: int
+
+    @dataclass(frozen=True)
+    class Factory:
+        a: list[int] = field(default_factory=list)
+
+    @dataclass(frozen=True)
+    class Post:
+        a: int
+
+        def __post_init__(self) -> None: ...
+
+    @dataclass(frozen=True)
+    class NoInit:
+        a: int = field(default=0, init=False)
+
+    class NotADataclass:
+        a: int = 0
+
+    for cls in (Slotted, Factory, Post, NoInit, NotADataclass):
+        with pytest.raises(TypeError):
+            dict_init(cls)
 
 
 def test_player_field() -> None:

@@ -860,33 +860,29 @@ def test_pot3_leaving_twice_and_rotation_after_a_leave() -> None:
     assert state.sheet[-1].dealer == B and state.sheet[-1].hand_size == 3
 
 
-def test_the_fast_constructors_make_the_same_objects() -> None:
-    """A replay builds states and plays through ``_state``/``_play`` (one dict, not a setattr per
-    field); they must stay in step with the dataclasses, or a field added there goes missing."""
-    from scorekeeper.engine.mousel.state import Play, _play, _state
+def test_the_states_are_made_and_moved_on_as_the_dataclasses_say() -> None:
+    """A replay makes states, plays, deals and sheet rows through ``core.dict_init`` (one dict, not a
+    setattr per field) and moves the state on through ``_with``/``_with_deal``."""
+    from scorekeeper.engine.mousel.state import Deal, Play, Session, Settlement, _with, _with_deal
 
+    for cls in (MouselState, Play, Deal, Session, Settlement):
+        assert "dict_init" in (cls.__init__.__doc__ or ""), cls
     state = new()
     args = tuple(getattr(state, f.name) for f in dataclasses.fields(MouselState))
-    assert _state(*args) == MouselState(*args) and vars(_state(*args)).keys() == {
-        f.name for f in dataclasses.fields(MouselState)}
+    assert MouselState(*args) == state and list(vars(MouselState(*args))) == [
+        f.name for f in dataclasses.fields(MouselState)]
     play = Play(active=(0, 1, 2), leader=1, won=(0, 0, 0), failed=(frozenset(),) * 3)
-    fields = tuple(getattr(play, f.name) for f in dataclasses.fields(Play))
-    assert _play(*fields) == play and vars(_play(*fields)).keys() == {f.name for f in dataclasses.fields(Play)}
-    from scorekeeper.engine.mousel.state import _with
-
+    assert vars(play) == {"active": (0, 1, 2), "leader": 1, "current": (), "tricks": (), "won": (0, 0, 0),
+                          "seen": frozenset(), "failed": (frozenset(),) * 3, "proposals": ()}
     moved = _with(state, deals=3, play=play)
     assert moved.session.deals == 3 and moved.play is play and state.session.deals == 0 and state.play is None
     assert moved.session == dataclasses.replace(state.session, deals=3)
     with pytest.raises(TypeError):
         _with(state, no_such_field=1)
-    from scorekeeper.engine.core import assemble
-    from scorekeeper.engine.mousel.state import Opts, Settlement
-
-    row = {f.name: i for i, f in enumerate(dataclasses.fields(Settlement))}
-    assert assemble(Settlement, dict(row)) == Settlement(**row)
+    deal = Deal(number=1, dealer=0, ring=(1, 2, 0), pot=3, last=False, phase="turn_up", stock=23)
+    assert _with_deal(moved, deal) == dataclasses.replace(moved, deal=deal, scored=())
+    row: dict[str, Any] = {f.name: i for i, f in enumerate(dataclasses.fields(Settlement))}
     with pytest.raises(TypeError):
-        assemble(Settlement, {**row, "extra": 1})
+        Settlement(**{**row, "extra": 1})
     with pytest.raises(TypeError):
-        assemble(Settlement, {k: v for k, v in row.items() if k != "last"})
-    with pytest.raises(TypeError):  # a slotted class keeps no dict to set
-        assemble(Opts, {f.name: None for f in dataclasses.fields(Opts)})
+        Settlement(**{k: v for k, v in row.items() if k != "last"})

@@ -1,11 +1,11 @@
-"""One way to copy a frozen state with some fields changed."""
+"""One way to copy a frozen state with some fields changed, and a quick way to make one."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any, TypeVar
 
-__all__ = ["assemble", "evolve"]
+__all__ = ["dict_init", "evolve"]
 
 D = TypeVar("D")
 
@@ -46,17 +46,39 @@ def evolve(obj: D, **changes: Any) -> D:
     return new
 
 
-def assemble(cls: type[D], fields: dict[str, Any]) -> D:
-    """``cls(**fields)`` for a frozen dataclass declared without ``slots`` or ``__post_init__``,
-    every field given: the instance's dict is set at once instead of a ``setattr`` per field (a
-    replay makes a state per card). A missing or unknown field is a TypeError, as with ``cls``."""
-    names = _FIELDS.get(cls)
-    if names is None:
-        if "__slots__" in cls.__dict__:
-            raise TypeError(f"{cls.__name__} keeps its fields in slots; assemble needs a __dict__")
-        names = _FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
-    if fields.keys() != names:
-        raise TypeError(f"{cls.__name__} takes the fields {sorted(names)}, not {sorted(fields)}")
-    new = _new(cls)
-    _set(new, "__dict__", fields)
-    return new
+def dict_init(cls: type[D]) -> type[D]:
+    """Class decorator, put above ``@dataclass(frozen=True)`` of a class declared without
+    ``slots``: the class's ``__init__``, same arguments and defaults, made to set the instance's
+    dict at once.
+
+    The ``__init__`` a frozen dataclass is given sets each field through ``object.__setattr__``, a
+    call per field; a replay makes a state per event and a Play per card, so that was a good part
+    of it. This one is generated from the dataclass's fields, as the dataclass's own is, so it
+    cannot fall out of step with them, and Python's binding of the arguments refuses a missing or
+    unknown field. Only plain fields are handled (no ``default_factory``, ``init=False``, keyword-
+    only fields or ``__post_init__``): anything else is refused when the class is made."""
+    if "__slots__" in cls.__dict__ or not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls.__name__}: dict_init is for a dataclass that keeps its fields in a dict")
+    if hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} has a __post_init__, which dict_init would skip")
+    params: list[str] = []
+    defaults: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING or not f.name.isidentifier():
+            raise TypeError(f"{cls.__name__}.{f.name}: dict_init takes plain fields only")
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            defaults[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+    names = [f.name for f in dataclasses.fields(cls)]
+    source = (f"def __init__(self, {', '.join(params)}):\n"
+              f"    _set(self, '__dict__', {{{', '.join(f'{n!r}: {n}' for n in names)}}})\n")
+    namespace: dict[str, Any] = {"_set": _set, **defaults}
+    exec(source, namespace)  # noqa: S102 - the source is made above from the field names only
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    init.__doc__ = f"{cls.__name__}({', '.join(names)}), its dict set at once (core.dict_init)."
+    setattr(cls, "__init__", init)  # noqa: B010 - mypy refuses a method assigned as an attribute
+    return cls

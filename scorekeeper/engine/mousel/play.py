@@ -21,8 +21,6 @@ from scorekeeper.engine.mousel.state import (
     Play,
     Trick,
     _card,
-    _play,
-    _state,
     _with,
 )
 from scorekeeper.engine.tricks import audit_revokes, winning_index
@@ -59,14 +57,14 @@ def on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
         tricks = tricks + (Trick(leader, current, winner),)
         won = won[:winner] + (won[winner] + 1,) + won[winner + 1:]
         leader, current = winner, ()
-    new = _play(active, leader, current, tricks, won, play.seen | {card}, failed, play.proposals)
+    new = Play(active, leader, current, tricks, won, play.seen | {card}, failed, play.proposals)
     if card.suit in play.failed[player]:
         new = evolve(new, proposals=_revoke_proposals(state, trump_card.suit, new, player))
     if state.opts.keep_trumpcard and player == taker and card != trump_card:
         new = _check_trumpcard_kept(state, deal, new, card)
     if len(tricks) < len(deal.ring):  # deal.n
         # the hot path of a replay: build the state directly rather than through ``_with``
-        return _state(state.players, state.opts, state.mode, state.session, deal, new)
+        return MouselState(state.players, state.opts, state.mode, state.session, deal, new)
     if any(p.status == "pending" for p in new.proposals):
         return _with(state, deal=evolve(deal, phase="review"), play=new, scored=())
     return _settle(state, deal, new)

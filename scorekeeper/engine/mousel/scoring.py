@@ -7,10 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.engine.core import (
-    Scored,
-    assemble,
-)
+from scorekeeper.engine.core import Scored
 from scorekeeper.engine.messages import M
 from scorekeeper.engine.mousel.state import (
     Deal,
@@ -116,13 +113,14 @@ def _after_deal(state: MouselState, deal: Deal, book: Book, row: dict[str, Any],
                 scored: tuple[Scored, ...], play: Play | None) -> MouselState:
     """Close the deal: bust players out (MOUSEL-OPT-BUST), the sheet row, the next dealer."""
     status = state.status
+    busted: tuple[int, ...] = ()  # only the bust rule puts anyone out
     if state.opts.bust:
         status = tuple("bust" if s == "in" and state.opts.stack + book.balances[i] <= 0 else s
                        for i, s in enumerate(status))
-    busted = tuple([i for i in range(len(status)) if status[i] == "bust" and state.status[i] == "in"])
+        busted = tuple([i for i in range(len(status)) if status[i] == "bust" and state.status[i] == "in"])
     seated_after = status.count("in")
     row["busted"], row["next_pot"] = busted, book.pot + seated_after
-    settlement = assemble(Settlement, row)
+    settlement = Settlement(**row)
     history = state.history + ((deal.number, book.pot, book.balances),)
     # ``play`` stays until the next deal so the screens can still show the last tricks
     new = _with(state, book=book, deal=None, play=play, status=status, sheet=state.sheet + (settlement,),
@@ -149,34 +147,33 @@ def _settle_tricks(state: MouselState, deal: Deal, active: tuple[int, ...], fold
     no_penalties = deal.last and opts.end_lastdeal
     split = split_pot(pot, n, taker, active, tricks, revokers, round_largest=opts.round_largest,
                       penalties=not no_penalties)
-    entries = [Entry(number, "share", POT, s, split.shares[s], "MOUSEL-POT-1",
-                     M("%(tricks)s of %(n)s tricks", tricks=tricks[s], n=n)) for s in active if split.shares[s]]
-    balances = list(state.book.balances)
+    shares, due = split.shares, split.due
+    # the ledger's entries and the scored facts in one pass each: the shares, then the penalties
+    entries: list[Entry] = []
+    scored: list[Scored] = []
     for s in active:
-        balances[s] += split.shares[s]
+        if shares[s]:
+            entries.append(Entry(number, "share", POT, s, shares[s], "MOUSEL-POT-1",
+                                 M("%(tricks)s of %(n)s tricks", tricks=tricks[s], n=n)))
+            scored.append(Scored(s, shares[s], "share", "MOUSEL-POT-1", M("%(tricks)s tricks", tricks=tricks[s])))
     paid = [0] * len(tricks)
     for s in active:
-        due = split.due[s]
-        if not due:
-            continue
-        amount = due
-        if opts.bust:  # MOUSEL-OPT-BUST: pay what you have and leave
-            amount = min(due, max(opts.stack + balances[s], 0))
-        paid[s] = amount
+        amount = due[s]
+        if amount and opts.bust:  # MOUSEL-OPT-BUST: pay what you have, your share included, and leave
+            amount = min(amount, max(opts.stack + state.book.balances[s] + shares[s], 0))
         if amount:
+            paid[s] = amount
             rule = _penalty_rule(s, taker, revokers)
             note = M("revoke") if s in revokers else (M("1 trick") if tricks[s] == 1 else
                                                        M("%(tricks)s tricks", tricks=tricks[s]))
             entries.append(Entry(number, "penalty", s, POT, amount, rule, note))
+            scored.append(Scored(s, -amount, "penalty", rule))
     if split.leftover:
         rule = "MOUSEL-POT-8" if revokers and any(tricks[s] for s in revokers) else "MOUSEL-POT-3"
         entries.append(Entry(number, "carry", POT, POT, split.leftover, rule, M("left in the pot for the next deal")))
     book = state.book.post(entries)
     row = dict(deal=number, dealer=deal.dealer, pot=pot, hand_size=n, void=False, taker=taker,
-               seats=tuple(sorted(deal.ring)), folded=folded, tricks=tricks, shares=split.shares,
-               penalties=tuple(paid), penalties_due=split.due, revokers=revokers,
+               seats=tuple(sorted(deal.ring)), folded=folded, tricks=tricks, shares=shares,
+               penalties=tuple(paid), penalties_due=due, revokers=revokers,
                leftover=split.leftover, last=deal.last)
-    scored = tuple([Scored(s, split.shares[s], "share", "MOUSEL-POT-1", M("%(tricks)s tricks", tricks=tricks[s]))
-                    for s in active if split.shares[s]]
-                   + [Scored(s, -paid[s], "penalty", _penalty_rule(s, taker, revokers)) for s in active if paid[s]])
-    return _after_deal(state, deal, book, row, tuple(paid), scored, play)
+    return _after_deal(state, deal, book, row, tuple(paid), tuple(scored), play)

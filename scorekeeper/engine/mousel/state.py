@@ -14,7 +14,7 @@ from scorekeeper.engine.core import (
     Proposal,
     RuleViolation,
     Scored,
-    assemble,
+    dict_init,
     evolve,
 )
 from scorekeeper.engine.messages import M
@@ -72,7 +72,8 @@ class Trick:
                 "winner": self.winner}
 
 
-@dataclass(frozen=True)  # no slots: a card played makes one through ``_play`` (one dict)
+@dict_init  # a card played makes one: its dict set at once, not a field at a time
+@dataclass(frozen=True)
 class Play:
     """The trick-play part of a deal; small because it changes with every card."""
 
@@ -93,6 +94,7 @@ class Play:
         return _after(self.active, self.current[-1][0])
 
 
+@dict_init
 @dataclass(frozen=True)  # no slots: evolve copies it as one dict
 class Deal:
     number: int
@@ -140,7 +142,8 @@ class Deal:
         return None
 
 
-@dataclass(frozen=True)  # no slots: a deal's end makes one through ``_settlement`` (one dict)
+@dict_init
+@dataclass(frozen=True)
 class Settlement:
     """One row of the per-deal sheet."""
 
@@ -192,6 +195,7 @@ class EndReport:
         }
 
 
+@dict_init
 @dataclass(frozen=True)  # no slots: evolve copies it as one dict
 class Session:
     """What outlives a deal: the ledger, who is still at the table, the sheet."""
@@ -207,9 +211,10 @@ class Session:
     end: EndReport | None = None
 
 
+@dict_init  # a replay makes one per event
 @dataclass(frozen=True)  # no slots: evolve copies it as one dict
 class MouselState:
-    # Few fields on purpose: a card played rebuilds this object and ``play`` only (see ``_evolve``).
+    # Few fields on purpose: a card played rebuilds this object and ``play`` only.
     players: tuple[str, ...]
     opts: Opts
     mode: Mode
@@ -302,27 +307,12 @@ def _with(state: MouselState, **changes: Any) -> MouselState:
         (fields if key in _STATE_FIELDS else session)[key] = value
     if session:
         fields["session"] = evolve(state.session, **session)
-    return assemble(MouselState, fields)
+    return MouselState(**fields)
 
 
 def _with_deal(state: MouselState, deal: Deal) -> MouselState:
     """The state with the deal moved on and nothing scored: most events of a deal end here."""
-    return _state(state.players, state.opts, state.mode, state.session, deal, state.play)
-
-
-# A replay makes a state and a Play per card: both are assembled as one dict (core.assemble)
-# rather than through the dataclasses' generated __init__, which sets each field in turn.
-def _state(players: tuple[str, ...], opts: Opts, mode: Mode, session: Session, deal: Deal | None,
-           play: Play | None, scored: tuple[Scored, ...] = ()) -> MouselState:
-    return assemble(MouselState, {"players": players, "opts": opts, "mode": mode, "session": session,
-                                  "deal": deal, "play": play, "scored": scored})
-
-
-def _play(active: tuple[int, ...], leader: int, current: tuple[tuple[int, Card], ...], tricks: tuple[Trick, ...],
-          won: tuple[int, ...], seen: frozenset[Card], failed: tuple[frozenset[str], ...],
-          proposals: tuple[Proposal, ...]) -> Play:
-    return assemble(Play, {"active": active, "leader": leader, "current": current, "tricks": tricks, "won": won,
-                           "seen": seen, "failed": failed, "proposals": proposals})
+    return MouselState(state.players, state.opts, state.mode, state.session, deal, state.play)
 
 
 def _after(ring: Sequence[int], seat: int) -> int:
