@@ -19,9 +19,9 @@ from scorekeeper.engine.core import (
     bool_field,
     card_field,
     cards_field,
-    dict_init,
     evolve,
     player_field,
+    quick_init,
     seat_list_field,
     suit_field,
 )
@@ -49,7 +49,7 @@ class _Plain:
     d: tuple[int, ...] = ()
 
 
-@dict_init
+@quick_init
 @dataclass(frozen=True)
 class _Quick:
     a: int
@@ -58,30 +58,52 @@ class _Quick:
     d: tuple[int, ...] = ()
 
 
-def test_dict_init_makes_what_the_dataclass_makes() -> None:
-    """Same arguments, defaults and dict as the dataclass's own ``__init__``; still frozen, and
-    a missing or unknown field is the same TypeError."""
+@dataclass(frozen=True, slots=True)
+class _PlainSlots:
+    a: int
+    b: tuple[int, ...]
+    c: str = "c"
+    d: tuple[int, ...] = ()
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class _QuickSlots:
+    a: int
+    b: tuple[int, ...]
+    c: str = "c"
+    d: tuple[int, ...] = ()
+
+
+def _fields(obj: object) -> dict[str, Any]:
+    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("quick", "plain"), [(_Quick, _Plain), (_QuickSlots, _PlainSlots)])
+def test_quick_init_makes_what_the_dataclass_makes(quick: type[Any], plain: type[Any]) -> None:
+    """Same arguments, defaults and fields as the dataclass's own ``__init__`` (a dict of exactly
+    the fields, or the slots); still frozen, and a missing or unknown field is a TypeError."""
     cases: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
         ((1, (2,)), {}), ((1, (2,), "x"), {"d": (4,)}), ((), {"b": (), "a": 0, "c": ""})]
     for args, kwargs in cases:
-        quick, plain = _Quick(*args, **kwargs), _Plain(*args, **kwargs)
-        assert vars(quick) == vars(plain) and list(vars(quick)) == [f.name for f in dataclasses.fields(_Quick)]
-        assert repr(quick).removeprefix("_Quick") == repr(plain).removeprefix("_Plain")
-        assert quick == _Quick(*args, **kwargs) and hash(quick) == hash(_Quick(*args, **kwargs))
-        assert evolve(quick, c="y") == _Quick(**{**vars(quick), "c": "y"})
+        made, reference = quick(*args, **kwargs), plain(*args, **kwargs)
+        assert _fields(made) == _fields(reference)
+        assert repr(made).removeprefix(quick.__name__) == repr(reference).removeprefix(plain.__name__)
+        assert made == quick(*args, **kwargs) and hash(made) == hash(quick(*args, **kwargs))
+        assert evolve(made, c="y") == quick(**{**_fields(made), "c": "y"})
+        if "__slots__" not in quick.__dict__:
+            assert list(vars(made)) == list(vars(reference))
+        with pytest.raises(TypeError, match="has no field 'z'"):
+            evolve(made, c="y", z=1)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        _Quick(1, ()).a = 2  # type: ignore[misc]
+        quick(1, ()).a = 2
     with pytest.raises(TypeError, match="unexpected keyword argument 'e'"):
-        _Quick(1, (), e=1)  # type: ignore[call-arg]
+        quick(1, (), e=1)
     with pytest.raises(TypeError, match="missing 1 required positional argument: 'b'"):
-        _Quick(1)  # type: ignore[call-arg]
+        quick(1)
 
 
-def test_dict_init_refuses_what_it_would_get_wrong() -> None:
-    @dataclass(frozen=True, slots=True)
-    class Slotted:
-        a: int
-
+def test_quick_init_refuses_what_it_would_get_wrong() -> None:
     @dataclass(frozen=True)
     class Factory:
         a: list[int] = field(default_factory=list)
@@ -96,12 +118,16 @@ def test_dict_init_refuses_what_it_would_get_wrong() -> None:
     class NoInit:
         a: int = field(default=0, init=False)
 
+    @dataclass(frozen=True, slots=True)
+    class Inherits(_PlainSlots):  # the inherited fields' slots belong to the base
+        e: int = 0
+
     class NotADataclass:
         a: int = 0
 
-    for cls in (Slotted, Factory, Post, NoInit, NotADataclass):
+    for cls in (Factory, Post, NoInit, Inherits, NotADataclass):
         with pytest.raises(TypeError):
-            dict_init(cls)
+            quick_init(cls)
 
 
 def test_player_field() -> None:

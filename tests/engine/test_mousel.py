@@ -861,12 +861,12 @@ def test_pot3_leaving_twice_and_rotation_after_a_leave() -> None:
 
 
 def test_the_states_are_made_and_moved_on_as_the_dataclasses_say() -> None:
-    """A replay makes states, plays, deals and sheet rows through ``core.dict_init`` (one dict, not a
+    """A replay makes states, plays, deals and sheet rows through ``core.quick_init`` (one dict, not a
     setattr per field) and moves the state on through ``_with``/``_with_deal``."""
     from scorekeeper.engine.mousel.state import Deal, Play, Session, Settlement, _with, _with_deal
 
     for cls in (MouselState, Play, Deal, Session, Settlement):
-        assert "dict_init" in (cls.__init__.__doc__ or ""), cls
+        assert "quick_init" in (cls.__init__.__doc__ or ""), cls
     state = new()
     args = tuple(getattr(state, f.name) for f in dataclasses.fields(MouselState))
     assert MouselState(*args) == state and list(vars(MouselState(*args))) == [

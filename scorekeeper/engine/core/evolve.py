@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar
 
-__all__ = ["dict_init", "evolve"]
+__all__ = ["evolve", "quick_init"]
 
 D = TypeVar("D")
 
@@ -25,11 +25,12 @@ def evolve(obj: D, **changes: Any) -> D:
     cls = type(obj)
     fields = _FIELDS.get(cls)
     if fields is not None:
-        if not changes.keys() <= fields:
+        merged = {**obj.__dict__, **changes}
+        # An instance's dict holds its fields (and, made through a subscripted generic class, an
+        # ``__orig_class__``): one length check stands for looking up every name changed.
+        if len(merged) != len(fields) and changes.keys() - fields:
             raise TypeError(f"{cls.__name__} has no field {next(iter(changes.keys() - fields))!r}")
         new = _new(cls)
-        merged = obj.__dict__.copy()
-        merged.update(changes)
         _set(new, "__dict__", merged)
         return new
     names = _SLOTS.get(cls)
@@ -46,39 +47,45 @@ def evolve(obj: D, **changes: Any) -> D:
     return new
 
 
-def dict_init(cls: type[D]) -> type[D]:
-    """Class decorator, put above ``@dataclass(frozen=True)`` of a class declared without
-    ``slots``: the class's ``__init__``, same arguments and defaults, made to set the instance's
-    dict at once.
+def quick_init(cls: type[D]) -> type[D]:
+    """Class decorator, put above ``@dataclass(frozen=True)``: the class's ``__init__``, same
+    arguments and defaults, made to store the fields directly: the instance's dict set at once,
+    or, for a class declared with ``slots``, each slot through its own descriptor.
 
-    The ``__init__`` a frozen dataclass is given sets each field through ``object.__setattr__``, a
-    call per field; a replay makes a state per event and a Play per card, so that was a good part
-    of it. This one is generated from the dataclass's fields, as the dataclass's own is, so it
-    cannot fall out of step with them, and Python's binding of the arguments refuses a missing or
-    unknown field. Only plain fields are handled (no ``default_factory``, ``init=False``, keyword-
-    only fields or ``__post_init__``): anything else is refused when the class is made."""
-    if "__slots__" in cls.__dict__ or not dataclasses.is_dataclass(cls):
-        raise TypeError(f"{cls.__name__}: dict_init is for a dataclass that keeps its fields in a dict")
-    if hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__} has a __post_init__, which dict_init would skip")
+    The ``__init__`` a frozen dataclass is given sets each field through ``object.__setattr__``
+    (its class's own ``__setattr__`` refuses), a generic lookup and call per field; a replay makes
+    a state per event and a Play per card, ledger entries and scored facts per deal, so that was a
+    good part of it. This one is generated from the dataclass's fields, as the dataclass's own is,
+    so it cannot fall out of step with them, and Python's binding of the arguments refuses a
+    missing or unknown field. Only plain fields are handled (no ``default_factory``,
+    ``init=False``, keyword-only fields or ``__post_init__``): anything else is refused when the
+    class is made."""
+    if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__}: quick_init is for a dataclass without __post_init__")
+    slotted = "__slots__" in cls.__dict__
+    namespace: dict[str, Any] = {"_set": _set}
     params: list[str] = []
-    defaults: dict[str, Any] = {}
+    names: list[str] = []
     for f in dataclasses.fields(cls):
-        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING or not f.name.isidentifier():
-            raise TypeError(f"{cls.__name__}.{f.name}: dict_init takes plain fields only")
+        if (not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING or not f.name.isidentifier()
+                or (slotted and f.name not in cls.__dict__)):
+            raise TypeError(f"{cls.__name__}.{f.name}: quick_init takes plain fields of the class's own")
+        names.append(f.name)
         if f.default is dataclasses.MISSING:
             params.append(f.name)
         else:
-            defaults[f"_default_{f.name}"] = f.default
+            namespace[f"_default_{f.name}"] = f.default
             params.append(f"{f.name}=_default_{f.name}")
-    names = [f.name for f in dataclasses.fields(cls)]
-    source = (f"def __init__(self, {', '.join(params)}):\n"
-              f"    _set(self, '__dict__', {{{', '.join(f'{n!r}: {n}' for n in names)}}})\n")
-    namespace: dict[str, Any] = {"_set": _set, **defaults}
-    exec(source, namespace)  # noqa: S102 - the source is made above from the field names only
+        if slotted:
+            namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+    if slotted:
+        body = "".join(f"    _set_{n}(self, {n})\n" for n in names)
+    else:
+        body = f"    _set(self, '__dict__', {{{', '.join(f'{n!r}: {n}' for n in names)}}})\n"
+    exec(f"def __init__(self, {', '.join(params)}):\n{body}", namespace)  # noqa: S102 - made from field names only
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
-    init.__doc__ = f"{cls.__name__}({', '.join(names)}), its dict set at once (core.dict_init)."
+    init.__doc__ = f"{cls.__name__}({', '.join(names)}), its fields stored directly (core.quick_init)."
     setattr(cls, "__init__", init)  # noqa: B010 - mypy refuses a method assigned as an attribute
     return cls

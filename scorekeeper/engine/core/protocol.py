@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from scorekeeper.engine.core.errors import SetupError
+from scorekeeper.engine.core.evolve import quick_init
 from scorekeeper.engine.messages import M
 
 __all__ = ["JSON", "MODES", "BaseRules", "Event", "GameState", "Mode", "OptionSpec", "Outcome", "Rules", "Scored",
@@ -22,6 +23,7 @@ MODES: tuple[Mode, ...] = ("adjudicate", "tally")
 Event = dict[str, Any]
 JSON = dict[str, Any]
 
+@quick_init  # every scoring event makes some: the fields stored directly, not through __setattr__
 @dataclass(frozen=True, slots=True)
 class Scored:
     """One scoring fact produced by an event: "Mulle! +3" is ``Scored(side, 3, "mulle", "MULLE-SCORE-2")``."""

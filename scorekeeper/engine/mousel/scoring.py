@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.engine.core import Scored
+from scorekeeper.engine.core import Scored, quick_init
 from scorekeeper.engine.messages import M
 from scorekeeper.engine.mousel.state import (
     Deal,
@@ -22,6 +22,7 @@ from scorekeeper.engine.mousel.state import (
 from scorekeeper.engine.tricks.ledger import POT, Book, Entry, settle_up
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class _Split:
     shares: tuple[int, ...]

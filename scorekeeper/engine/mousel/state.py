@@ -14,8 +14,8 @@ from scorekeeper.engine.core import (
     Proposal,
     RuleViolation,
     Scored,
-    dict_init,
     evolve,
+    quick_init,
 )
 from scorekeeper.engine.messages import M
 from scorekeeper.engine.tricks import Obligations, RankOrder
@@ -61,6 +61,7 @@ class Opts:
         return OBLIGATIONS_52 if self.pack52 else OBLIGATIONS_32
 
 
+@quick_init  # one a trick
 @dataclass(frozen=True, slots=True)
 class Trick:
     leader: int
@@ -72,7 +73,7 @@ class Trick:
                 "winner": self.winner}
 
 
-@dict_init  # a card played makes one: its dict set at once, not a field at a time
+@quick_init  # a card played makes one: its dict set at once, not a field at a time
 @dataclass(frozen=True)
 class Play:
     """The trick-play part of a deal; small because it changes with every card."""
@@ -94,7 +95,7 @@ class Play:
         return _after(self.active, self.current[-1][0])
 
 
-@dict_init
+@quick_init
 @dataclass(frozen=True)  # no slots: evolve copies it as one dict
 class Deal:
     number: int
@@ -142,7 +143,7 @@ class Deal:
         return None
 
 
-@dict_init
+@quick_init
 @dataclass(frozen=True)
 class Settlement:
     """One row of the per-deal sheet."""
@@ -195,7 +196,7 @@ class EndReport:
         }
 
 
-@dict_init
+@quick_init
 @dataclass(frozen=True)  # no slots: evolve copies it as one dict
 class Session:
     """What outlives a deal: the ledger, who is still at the table, the sheet."""
@@ -211,7 +212,7 @@ class Session:
     end: EndReport | None = None
 
 
-@dict_init  # a replay makes one per event
+@quick_init  # a replay makes one per event
 @dataclass(frozen=True)  # no slots: evolve copies it as one dict
 class MouselState:
     # Few fields on purpose: a card played rebuilds this object and ``play`` only.

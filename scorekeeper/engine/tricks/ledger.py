@@ -14,11 +14,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scorekeeper.engine.core.evolve import quick_init
+
 POT = None  # the pot as the source or target of an entry
 
 __all__ = ["POT", "Book", "Entry", "Transfer", "check_invariant", "settle_up"]
 
 
+@quick_init  # a replay posts ledger entries deal after deal (core.quick_init)
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One movement: ``amount`` tokens from ``source`` to ``target`` (a seat, or None = the pot).
@@ -44,6 +47,7 @@ class Entry:
         }
 
 
+@quick_init  # a replay posts ledger entries deal after deal (core.quick_init)
 @dataclass(frozen=True, slots=True)
 class Book:
     balances: tuple[int, ...]
