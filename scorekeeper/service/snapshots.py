@@ -34,11 +34,13 @@ class Snapshot:
 
 
 class SnapshotCache:
-    """Per-process LRU keyed by ``(table_id, head_seq)``; a new seq is a new key, so no invalidation."""
+    """Per-process LRU keyed by ``(table_id, head_seq)``; a new seq is a new key, so no invalidation.
+    It also knows the newest state of each table it holds, which a write starts from."""
 
     def __init__(self, size: int = 512) -> None:
         self._size = size
         self._items: OrderedDict[tuple[str, int], Snapshot] = OrderedDict()
+        self._newest: dict[str, int] = {}
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -53,16 +55,29 @@ class SnapshotCache:
                 self.misses += 1
             return snap
 
+    def latest(self, table_id: str) -> Snapshot | None:
+        """The newest state of ``table_id`` this process has seen, if still held (it may be behind
+        a write of another process: whoever writes after it checks the head in the database)."""
+        with self._lock:
+            seq = self._newest.get(table_id)
+            return None if seq is None else self._items.get((table_id, seq))
+
     def put(self, key: tuple[str, int], snap: Snapshot) -> None:
+        table_id, seq = key
         with self._lock:
             self._items[key] = snap
             self._items.move_to_end(key)
+            if seq > self._newest.get(table_id, -1):
+                self._newest[table_id] = seq
             while len(self._items) > self._size:
-                self._items.popitem(last=False)
+                (old_table, old_seq), _ = self._items.popitem(last=False)
+                if self._newest.get(old_table) == old_seq:
+                    del self._newest[old_table]
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._newest.clear()
 
 
 cache = SnapshotCache()

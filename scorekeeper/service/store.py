@@ -1,4 +1,4 @@
-"""The write path's statements on the database driver itself, one pooled connection per write.
+"""The write path's statements on the database driver itself, without the ORM.
 
 Through the ORM, finding a table and appending an event cost about 1.8 ms of Python per write
 (statement building, cache keys, the unit of work, result processing), against about 0.1 ms for
@@ -10,6 +10,7 @@ wrote. Everything else (opening tables, seats, history, imports, reading pages) 
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -120,12 +121,32 @@ def sql_now(sql: Statements) -> Any:
 
 
 @contextmanager
-def writer() -> Iterator[Writer]:
-    """A pooled connection for one write. Closing it hands it back to the pool, which rolls back
-    whatever was not committed (a refused move, a lost race)."""
+def pooled() -> Iterator[Writer]:
+    """A pooled connection for one write or read. Closing it hands it back to the pool, which
+    rolls back whatever was not committed (a refused move, a lost race)."""
     engine = db.engine
     connection = engine.raw_connection()
     try:
         yield Writer(connection, statements(engine.dialect))
     finally:
         connection.close()
+
+
+_sqlite_writers: weakref.WeakKeyDictionary[Any, Writer] = weakref.WeakKeyDictionary()
+_opening = threading.Lock()
+
+
+def sqlite_writer() -> Writer | None:
+    """SQLite: the connection this process writes on, kept for good — its writers take turns on a
+    lock anyway (writes.py), so each write skips the pool's checkout, reset and return. None for a
+    database only one connection can see (``:memory:``): there every write uses the pool."""
+    engine = db.engine
+    writer = _sqlite_writers.get(engine)
+    if writer is None:
+        if engine.url.database in (None, "", ":memory:"):
+            return None
+        with _opening:
+            writer = _sqlite_writers.get(engine)
+            if writer is None:
+                writer = _sqlite_writers[engine] = Writer(engine.raw_connection(), statements(engine.dialect))
+    return writer

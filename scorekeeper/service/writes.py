@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import threading
@@ -69,36 +68,23 @@ def _holds_non_text(value: Any) -> bool:
     return False
 
 
-def _conflict(facts: TableFacts, w: store.Writer, head: int) -> TableError:
+def _conflict(facts: TableFacts, snap: Snapshot) -> TableError:
     """409: the sheet moved past the seq the phone expected; the answer carries the fresh one."""
-    snap = snapshot(facts, head, w.rows)
-    return TableError(409, "stale", tr("the sheet has moved on to seq %(seq)s; here is the fresh one", seq=head),
-                      seq=head, state=state_json(facts, snap))
+    return TableError(409, "stale", tr("the sheet has moved on to seq %(seq)s; here is the fresh one", seq=snap.seq),
+                      seq=snap.seq, state=state_json(facts, snap))
 
 
-# SQLite has one writer at a time; its busy handler makes colliding writers sleep in steps of
-# up to 100 ms. Queueing this process's writers on a lock instead keeps the tail short.
-_sqlite_writer = threading.Lock()
-
-
-@contextlib.contextmanager
-def _writer_lock() -> Any:
-    """SQLite: this process's writers one at a time. PostgreSQL: none here; writers of one
-    table queue on its row (``FOR UPDATE``, store.py) — racing the conditional update alone, one
-    of thirty phones at once could lose twenty races in a row and be told the table was busy."""
-    if db.engine.dialect.name != "sqlite":
-        yield
-        return
-    with _sqlite_writer:
-        yield
+def _gone(facts: TableFacts) -> TableError:
+    facts_cache.forget(facts.id)  # expired since this process last saw it
+    return TableError(404, "not_found", tr("there is no table %(table)s", table=repr(facts.id)))
 
 
 def _release_session() -> None:
-    """End the request's session transaction before a write takes its own connection, so no
+    """End the request's session transaction before a write takes a connection of its own, so no
     phone ever holds two: thirty phones each holding one of the pool's connections while
-    waiting for a second (or for the writer's turn) left the writer in front of them none, and
-    every write stalled until the pool's 30 s timeout (500). Nothing is pending here: views
-    commit what they change before they record a move."""
+    waiting for a second left none for the phones in front of them, and every write stalled
+    until the pool's 30 s timeout (500). Nothing is pending here: views commit what they change
+    before they record a move."""
     if db.session.registry.has():
         session = db.session()
         if session.in_transaction():
@@ -121,22 +107,88 @@ def _write(table: Table | TableFacts | str, step: Step, author: int | None,
     (or answering 409 when the caller named the seq it expected)."""
     facts = table_facts(table) if isinstance(table, str) else facts_of(table)
     _release_session()
-    with _writer_lock(), store.writer() as w:
+    if db.engine.dialect.name == "sqlite":
+        written = _write_sqlite(facts, step, author, expected_seq)
+    else:
+        written = _write_queued(facts, step, author, expected_seq)
+        cache.put((facts.id, written.seq), Snapshot(written.seq, written.state, written.effective))
+    _announce(facts.id, written.seq)
+    return _Written(written.seq, written.state, facts)
+
+
+@dataclass(frozen=True)
+class _Appended:
+    seq: int
+    state: Any
+    effective: tuple[tuple[int, dict[str, Any]], ...]
+
+
+# SQLite has one writer at a time; its busy handler makes colliding writers sleep in steps of
+# up to 100 ms. Queueing this process's writers on a lock instead keeps the tail short.
+_sqlite_writer = threading.Lock()
+
+
+def _from_database(facts: TableFacts) -> Snapshot:
+    with store.pooled() as w:
+        head = w.head(facts.id)
+        if head is None:
+            raise _gone(facts)
+        return snapshot(facts, head, w.rows)
+
+
+def _write_sqlite(facts: TableFacts, step: Step, author: int | None, expected_seq: int | None) -> _Appended:
+    """SQLite: the move is worked out from the newest state this process holds, and only its
+    three statements (claim the next seq if the head is still that state's, insert, commit) run
+    under the writers' lock: twenty phones writing at once wait there for one another, and a
+    lock holder that also ran the engine, or waited for the pool, held all of them up (in a
+    threaded server each of its calls into SQLite lets the other threads run first). A phone of
+    this process that moved the table meanwhile is seen before writing, one of another process
+    by the claim, which then claims nothing; either way the move is worked out again."""
+    writer = store.sqlite_writer()
+    trust_cache = True
+    for _attempt in range(20):
+        snap = (cache.latest(facts.id) if trust_cache else None) or _from_database(facts)
+        if expected_seq is not None and expected_seq != snap.seq:
+            if trust_cache:  # this process may be behind another: ask the database before refusing
+                trust_cache = False
+                continue
+            raise _conflict(facts, snap)
+        payload, state, effective = step(facts, snap)
+        with _sqlite_writer:
+            newest = cache.latest(facts.id)
+            if newest is not None and newest.seq > snap.seq:
+                trust_cache = True
+                continue
+            if writer is None:
+                with store.pooled() as w:
+                    appended = w.append(facts.id, snap.seq, payload, author)
+            else:
+                appended = writer.append(facts.id, snap.seq, payload, author)
+            if appended:  # under the lock, so the next writer starts from it
+                cache.put((facts.id, snap.seq + 1), Snapshot(snap.seq + 1, state, effective))
+                return _Appended(snap.seq + 1, state, effective)
+        trust_cache = False  # another process wrote (or the table expired): read the head afresh
+    raise TableError(503, "busy", tr("the table is too busy right now; try again"))
+
+
+def _write_queued(facts: TableFacts, step: Step, author: int | None, expected_seq: int | None) -> _Appended:
+    """PostgreSQL: writers of one table queue on its row (``SELECT … FOR UPDATE``, store.py) and
+    work the move out once they hold it; racing a conditional update alone, one of thirty phones
+    at once could lose twenty races in a row and be told the table was busy. Several workers
+    write at once, so nothing here relies on this process having seen the newest state."""
+    with store.pooled() as w:
         for _attempt in range(20):
             head = w.head(facts.id)
-            if head is None:  # expired since this process last saw it
-                facts_cache.forget(facts.id)
-                raise TableError(404, "not_found", tr("there is no table %(table)s", table=repr(facts.id)))
-            if expected_seq is not None and expected_seq != head:
-                raise _conflict(facts, w, head)
+            if head is None:
+                raise _gone(facts)
             snap = snapshot(facts, head, w.rows)
+            if expected_seq is not None and expected_seq != head:
+                raise _conflict(facts, snap)
             payload, state, effective = step(facts, snap)
             if w.append(facts.id, head, payload, author):
-                cache.put((facts.id, head + 1), Snapshot(head + 1, state, effective))
-                _announce(facts.id, head + 1)
-                return _Written(head + 1, state, facts)
+                return _Appended(head + 1, state, effective)
             if expected_seq is not None:
-                raise _conflict(facts, w, w.head(facts.id) or head)
+                raise _conflict(facts, snapshot(facts, w.head(facts.id) or head, w.rows))
     raise TableError(503, "busy", tr("the table is too busy right now; try again"))
 
 

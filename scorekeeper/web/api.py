@@ -8,10 +8,12 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from scorekeeper import service
+from scorekeeper.engine.base import MalformedEvent
 from scorekeeper.extensions import csrf, limiter
 from scorekeeper.live import stream as live_stream
 from scorekeeper.localize import tr
 from scorekeeper.models import Table
+from scorekeeper.schemas import check_event
 from scorekeeper.service import TableError, TableFacts
 from scorekeeper.web.links import join_url, watch_url
 
@@ -114,9 +116,6 @@ def post_event(table_id: str) -> tuple[Response, int]:
 def _check_shape(game: str, event: dict[str, Any]) -> None:
     """The event against its game's schema model (scorekeeper/schemas), after the checks every
     event gets (a ``type``, not ``undo``, not too big); the engine then checks the rules."""
-    from scorekeeper.engine.base import MalformedEvent
-    from scorekeeper.schemas import check_event
-
     service.check_event(event)
     try:
         check_event(game, event)

@@ -140,24 +140,28 @@ def test_thirty_writers_and_undos_race_on_one_table(app) -> None:
 def test_writers_waiting_their_turn_hold_no_connection(tmp_path, monkeypatch) -> None:
     """SQLite, a pool smaller than the crowd of writers (as gunicorn's 32 threads against the
     default pool of 15), phones posting the sheet's form (the view reads the table through the
-    session before it records the move): a phone must give its session's connection back before
-    it queues for the writer's turn, or the writer in front of it waits for a connection that
-    never comes — every write stalled until the pool's timeout (500). The writer is held inside
-    its write for a moment (as a busy machine deschedules it), so the crowd is always waiting."""
+    session before it records the move), each write reading the table's head and log from the
+    database (as after a restart, or when another process wrote): a phone must give its session's
+    connection back before it takes one for the write, or phones holding one each wait for a
+    second that never comes — every write stalled until the pool's timeout (500). The writer is
+    held inside its write for a moment (as a busy machine deschedules it), so the crowd is always
+    waiting."""
     from scorekeeper.extensions import db
-    from scorekeeper.service import store
+    from scorekeeper.service import cache, store
     from tests.web.conftest import make_app
 
-    head = store.Writer.head
+    append = store.Writer.append
 
-    def descheduled(self, table_id: str):
+    def descheduled(self, *args):
         time.sleep(0.02)
-        return head(self, table_id)
+        return append(self, *args)
 
-    monkeypatch.setattr(store.Writer, "head", descheduled)
+    monkeypatch.setattr(store.Writer, "append", descheduled)
+    monkeypatch.setattr(cache, "latest", lambda table_id: None)
 
+    # Three connections: the one this process writes on, and two for eight phones.
     app = make_app(f"sqlite:///{tmp_path / 'small-pool.sqlite'}",
-                   SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 2, "max_overflow": 0, "pool_timeout": 5})
+                   SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 3, "max_overflow": 0, "pool_timeout": 5})
     try:
         client = app.test_client()
         table = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"],
@@ -186,3 +190,42 @@ def test_writers_waiting_their_turn_hold_no_connection(tmp_path, monkeypatch) ->
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+def test_a_write_from_another_process_is_seen_before_the_next_move(app) -> None:
+    """This process keeps the newest state it has seen; another worker (or a command) may have
+    moved the table since. The next move lands after that one, and a phone that expected the old
+    head is told the sheet moved (409) — nothing lost, nothing written twice."""
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Event, Table
+
+    client = app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"]}).json
+    url, headers = f"/api/v1/tables/{table['id']}", {"Authorization": f"Bearer {table['write_token']}"}
+    assert client.post(f"{url}/events", json={"type": "points", "side": 0, "points": 1}, headers=headers).json["seq"] == 1
+    with app.app_context():  # another process: straight to the database, past this one's caches
+        db.session.add(Event(table_id=table["id"], seq=2, type="points", payload={"type": "points", "side": 1,
+                                                                                  "points": 7}))
+        db.session.get(Table, table["id"]).head_seq = 2
+        db.session.commit()
+    stale = client.post(f"{url}/events", json={"type": "points", "side": 0, "points": 2, "expected_seq": 1},
+                        headers=headers)
+    assert stale.status_code == 409 and stale.json["seq"] == 2 and stale.json["state"]["scores"] == [1, 7]
+    moved = client.post(f"{url}/events", json={"type": "points", "side": 0, "points": 2}, headers=headers)
+    assert moved.status_code == 201 and moved.json["seq"] == 3 and moved.json["state"]["scores"] == [3, 7]
+    log = client.get(f"{url}/events", headers={"Authorization": f"Bearer {table['read_token']}"}).json["events"]
+    assert [e["seq"] for e in log] == [1, 2, 3]
+
+
+def test_a_table_expired_by_another_process_answers_404_to_a_write(app) -> None:
+    from scorekeeper.commands import expire_tables
+
+    client = app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"]}).json
+    url, headers = f"/api/v1/tables/{table['id']}/events", {"Authorization": f"Bearer {table['write_token']}"}
+    assert client.post(url, json={"type": "points", "side": 0, "points": 1}, headers=headers).status_code == 201
+    with app.app_context():
+        assert expire_tables(-1) == 1  # everything is older than tomorrow
+    gone = client.post(url, json={"type": "points", "side": 0, "points": 1}, headers=headers)
+    assert gone.status_code == 404 and gone.json["error"]["code"] == "not_found"
+    assert client.post(url, json={"type": "points", "side": 0, "points": 1}, headers=headers).status_code == 404
