@@ -133,3 +133,25 @@ def test_a_round_closes_exactly_when_a_side_repeats_in_it(sides: list[int]) -> N
         in_round = [s for s, r in zip(sides, expected, strict=False) if r == current]
         expected.append(current + 1 if side in in_round else current)
     assert [e.round for e in state.entries] == expected
+
+
+def test_the_rounds_and_totals_marked_plain_render_as_plain_lists_would() -> None:
+    """A score pad marks its rounds and running totals ``Plain`` (no message inside), so rendering
+    passes them by; the rendered JSON is the same as if every list had been walked."""
+    from scorekeeper.engine.messages import Plain, render
+
+    def unmarked(value):
+        if isinstance(value, dict):
+            return {k: unmarked(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [unmarked(v) for v in value]
+        return value
+
+    rules = PAD
+    state = rules.new(["Anna", "Bo", "Cilla"], {"target": 100}, "adjudicate")
+    for n in range(12):
+        state = rules.apply(state, {"type": "points", "side": n % 3, "points": n, "note": f"hand {n}" if n % 2 else ""})
+    data = dict(rules.to_json(state))
+    assert isinstance(data["rounds"], Plain) and isinstance(data["history"], Plain)
+    names = ["Anna", "Bo", "Cilla"]
+    assert render(data, "sv", names, lambda t: t) == render(unmarked(data), "sv", names, lambda t: t)
