@@ -175,10 +175,11 @@ def M(template: str, **params: Param) -> Msg:  # noqa: N802 - short: it sits in 
     """A message of the French-pack games; ``pybabel extract -k M`` picks up the template."""
     if not params:
         key: tuple[Any, ...] = (template,)
-    elif all(type(value) in _PLAIN for value in params.values()):
-        key = (template, *params.items())
     else:
-        return Msg(template, params)
+        for value in params.values():  # a loop, not all(...): no generator made per message
+            if type(value) not in _PLAIN:
+                return Msg(template, params)
+        key = (template, *params.items())
     made = _MADE.get(key)
     if made is None:
         made = Msg(template, params)

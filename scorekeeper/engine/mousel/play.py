@@ -49,7 +49,7 @@ def on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     if before:
         led = before[0][1].suit
         if card.suit != led and led not in failed[player]:
-            failed = tuple(f | {led} if i == player else f for i, f in enumerate(failed))
+            failed = failed[:player] + (failed[player] | {led},) + failed[player + 1:]
     tricks, won, leader = play.tricks, play.won, play.leader
     if len(current) == len(active):
         # ``current`` names each card's seat in play order: no need to walk the ring from the leader

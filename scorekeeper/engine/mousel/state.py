@@ -346,7 +346,8 @@ def _next_seated(status: Sequence[Status], seat: int) -> int:
     return seat
 
 
-_CARD_CACHE: dict[tuple[str, bool], Card] = {}
+# The cards read so far by spelling, per pack (32, 52): a dict each, so a card played is one lookup.
+_CARD_CACHE: tuple[dict[str, Card], dict[str, Card]] = ({}, {})
 
 
 def _card(event: Mapping[str, Any], opts: Opts, key: str = "card") -> Card:
@@ -354,8 +355,9 @@ def _card(event: Mapping[str, Any], opts: Opts, key: str = "card") -> Card:
     text = event.get(key)
     if text is None:
         raise MalformedEvent(M("the event needs %(key)s", key=repr(key)), event)
+    cache = _CARD_CACHE[opts.pack52]
     if isinstance(text, str):
-        hit = _CARD_CACHE.get((text, opts.pack52))
+        hit = cache.get(text)
         if hit is not None:
             return hit
     card = parse_card(text, "french")
@@ -363,6 +365,6 @@ def _card(event: Mapping[str, Any], opts: Opts, key: str = "card") -> Card:
     if card.rank not in ranks:
         raise RuleViolation("MOUSEL-COMP-1", M("%(card)s is not in the 52-card pack", card=card) if opts.pack52
                             else M("%(card)s is not in the 32-card pack (7 to Ace)", card=card), card=str(card))
-    if isinstance(text, str) and len(_CARD_CACHE) < 4096:
-        _CARD_CACHE[(text, opts.pack52)] = card
+    if isinstance(text, str) and len(cache) < 4096:
+        cache[text] = card
     return card

@@ -76,14 +76,14 @@ def winning_index(cards: Sequence[Card], trump: str | None, order: RankOrder) ->
         raise ValueError("an empty trick has no winner")
     plain, trumps = _powers(order)
     led = suit_of(cards[0], trump, order)
-    best, best_key = 0, (-1, 0)
+    best, best_key = 0, 0
     for i, card in enumerate(cards):
         suit = suit_of(card, trump, order)
         try:
             if trump is not None and suit == trump:
-                key = (2, trumps[card.rank])
+                key = trumps[card.rank]
             elif suit == led:
-                key = (1, plain[card.rank])
+                key = plain[card.rank]
             else:
                 continue
         except KeyError:
@@ -98,13 +98,13 @@ _POWERS: dict[int, tuple[RankOrder, dict[str, int], dict[str, int]]] = {}
 
 
 def _powers(order: RankOrder) -> tuple[dict[str, int], dict[str, int]]:
-    """Each rank's power, plain and as a trump, per order (kept by identity: hashing an order
-    costs more than the lookups it saves)."""
+    """Each rank's power, plain (1 and up) and as a trump (above every plain power), per order
+    (kept by identity: hashing an order costs more than the lookups it saves)."""
     found = _POWERS.get(id(order))
     if found is None or found[0] is not order:
         plain = {rank: len(order.plain) - i for i, rank in enumerate(order.plain)}
         ranks = order.trump_ranks()
-        trumps = {rank: len(ranks) - i for i, rank in enumerate(ranks)}
+        trumps = {rank: len(order.plain) + len(ranks) - i for i, rank in enumerate(ranks)}
         if len(_POWERS) >= 64:
             _POWERS.clear()
         found = _POWERS[id(order)] = (order, plain, trumps)
