@@ -10,15 +10,27 @@ figure that stays honest on a shared machine; wall time is printed beside it.
 
     .venv/bin/python bench/bench_replays.py            # about a minute
     .venv/bin/python bench/bench_replays.py --quick    # fewer runs
+    .venv/bin/python bench/bench_replays.py --against /tmp/base mousel   # this tree ÷ another
+
+``--against TREE`` compares this tree's engine with another checkout's (``git worktree add /tmp/base
+<commit>``) on the same recorded sessions: one worker process per tree, blocks of replays
+alternating between them (which goes first alternates too), CPU time; it prints each tree's
+median and the median of the per-round ratios this ÷ other with their quartiles. On a shared
+machine only such a same-run ratio means much. Each worker (``replay_worker.py``) imports its
+tree's engine without that tree's ``scorekeeper/__init__.py`` (the web app, whose packages may
+differ between the trees).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -133,13 +145,64 @@ def replay(rules: Any, players: Sequence[str], options: dict[str, Any], events: 
 COLLECTOR_RUNS = False
 
 
+def against(other: str, games: list[str], rounds: int, block: int) -> None:
+    """This tree ÷ ``other``, blocks of ``block`` replays alternating for ``rounds`` rounds."""
+    sessions = []
+    for game_id, name, make, _ in GAMES:
+        if not games or game_id in games:
+            players, options, events, what = make()
+            sessions.append({"game": game_id, "name": name, "what": what, "players": players,
+                             "options": options, "events": events})
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        json.dump(sessions, file)
+    this = str(Path(__file__).resolve().parent.parent)
+    script = str(Path(__file__).resolve().parent / "replay_worker.py")
+    workers = {side: subprocess.Popen([sys.executable, script, tree, file.name], text=True,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+               for side, tree in (("this", this), ("other", other))}
+    try:
+        for proc in workers.values():
+            assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        print(f"this tree ÷ {other}: {rounds} rounds of {block} replays each, alternating, CPU time")
+        for index, session in enumerate(sessions):
+            times: dict[str, list[float]] = {"this": [], "other": []}
+            ratios = []
+            for round_ in range(rounds):
+                order = ("this", "other") if round_ % 2 == 0 else ("other", "this")
+                medians = {}
+                for side in order:
+                    proc = workers[side]
+                    assert proc.stdin is not None and proc.stdout is not None
+                    proc.stdin.write(f"{index} {block}\n")
+                    proc.stdin.flush()
+                    block_times = json.loads(proc.stdout.readline())
+                    times[side] += block_times
+                    medians[side] = statistics.median(block_times)
+                ratios.append(medians["this"] / medians["other"])
+            q1, median, q3 = statistics.quantiles(ratios, n=4)
+            print(f"  {session['name'] + ',':<12} {session['what']:<44} {len(session['events']):>5} events  "
+                  f"this {statistics.median(times['this']) * 1000:6.2f} ms, other "
+                  f"{statistics.median(times['other']) * 1000:6.2f} ms; ratio {median:.3f} (quartiles {q1:.3f}–{q3:.3f})")
+    finally:
+        for proc in workers.values():
+            assert proc.stdin is not None
+            proc.stdin.close()
+            proc.wait()
+        os.unlink(file.name)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10 runs per game instead of 40")
     parser.add_argument("--collector", action="store_true",
                         help="fold apply with the cyclic collector running (the replay before issue 16's second pass)")
+    parser.add_argument("--against", metavar="TREE", help="compare with another checkout's engine (see above)")
+    parser.add_argument("--rounds", type=int, default=30, help="with --against: alternating rounds per game")
     parser.add_argument("game", nargs="*", help="only these games (ids)")
     args = parser.parse_args()
+    if args.against:
+        against(args.against, args.game, 10 if args.quick else args.rounds, 3)
+        return
     global COLLECTOR_RUNS
     COLLECTOR_RUNS = args.collector
     runs = 10 if args.quick else 40
