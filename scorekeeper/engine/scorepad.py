@@ -130,14 +130,21 @@ def _round_for(entries: tuple[Entry, ...], side: int) -> int:
 
 
 def _rounds(state: PadState) -> list[JSON]:
-    rounds: dict[int, JSON] = {}
+    """The pad's rows, one per round. An entry's round is its predecessor's or the next one
+    (``_round_for``), so a round's entries stand together and the row is built as they come."""
+    count = state.sides.count
+    rows: list[JSON] = []
+    row: JSON = {}
     for entry in state.entries:
-        row = rounds.setdefault(entry.round, {"round": entry.round, "points": [None] * state.sides.count,
-                                              "notes": [""] * state.sides.count, "totals": list(entry.totals)})
+        if not rows or row["round"] != entry.round:
+            row = {"round": entry.round, "points": [None] * count, "notes": [""] * count, "totals": entry.totals}
+            rows.append(row)
         row["points"][entry.side] = entry.points
         row["notes"][entry.side] = entry.note
-        row["totals"] = list(entry.totals)
-    return list(rounds.values())
+        row["totals"] = entry.totals
+    for row in rows:
+        row["totals"] = list(row["totals"])
+    return rows
 
 
 def on_points(state: PadState, event: Mapping[str, Any]) -> PadState:
