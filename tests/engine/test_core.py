@@ -125,7 +125,11 @@ def test_quick_init_refuses_what_it_would_get_wrong() -> None:
     class NotADataclass:
         a: int = 0
 
-    for cls in (Factory, Post, NoInit, Inherits, NotADataclass):
+    @dataclass(frozen=True)
+    class Shadows:  # a field named like the setter the generated __init__ calls
+        _set: int
+
+    for cls in (Factory, Post, NoInit, Inherits, NotADataclass, Shadows):
         with pytest.raises(TypeError):
             quick_init(cls)
 

@@ -68,6 +68,7 @@ def quick_init(cls: type[D]) -> type[D]:
     names: list[str] = []
     for f in dataclasses.fields(cls):
         if (not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING or not f.name.isidentifier()
+                or f.name == "self" or f.name.startswith(("_set", "_default_"))  # the names it uses itself
                 or (slotted and f.name not in cls.__dict__)):
             raise TypeError(f"{cls.__name__}.{f.name}: quick_init takes plain fields of the class's own")
         names.append(f.name)
