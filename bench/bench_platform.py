@@ -22,7 +22,8 @@ Everything stays on 127.0.0.1; every loop is bounded in count and time.
 
     .venv/bin/python bench/bench_platform.py            # about a minute on 2 cores
     .venv/bin/python bench/bench_platform.py --quick    # fewer samples, for a smoke run
-    .venv/bin/python bench/bench_platform.py --profile  # also cProfile the POST handler in-process
+    .venv/bin/python bench/bench_platform.py --profile  # also split a write's server time into its stages
+    .venv/bin/python bench/bench_platform.py --profile-only  # only that split (~10 s)
 """
 
 from __future__ import annotations
@@ -734,42 +735,118 @@ def print_load(rows: list[Fetched]) -> int:
 # --- profiling ---------------------------------------------------------------------------------
 
 
+class Stages:
+    """Wall time per named stage of a request, each stage's own (the stages it calls are taken
+    out), so the stages and "the rest" add up to the request. No profiler's per-call overhead:
+    only the few functions named are timed, a couple of microseconds each."""
+
+    def __init__(self) -> None:
+        self.own: dict[str, float] = {}
+        self._children: list[float] = []
+
+    def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            self._children.append(0.0)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent = time.perf_counter() - t0
+                inner = self._children.pop()
+                self.own[name] = self.own.get(name, 0.0) + spent - inner
+                if self._children:
+                    self._children[-1] += spent
+
+        return timed
+
+
 def profile_post(count: int) -> None:
-    """cProfile of the POST handler alone, in-process through the Flask test client (no network,
-    one thread): where a write's server time goes."""
-    import cProfile
-    import pstats
+    """Where a write's server time goes, in-process (no network, one thread): ``POST …/events``
+    on score pads of 0–100 entries as in the benchmark above, against ``GET /healthz``, each
+    request split into the stages that make it up (the request's parsing, the session cookie,
+    the rate limit, the token, the shape check, the locale, the engine, the SQL, the state's
+    JSON, its serialisation, the after-request headers, Flask and Werkzeug around them)."""
+    import io
 
     sys.path.insert(0, str(ROOT))
     from scorekeeper import create_app
+    from scorekeeper.engine import RULES
     from scorekeeper.extensions import db
+    from scorekeeper.ratelimit import _Bound
+    from scorekeeper import service
+    from scorekeeper.service import store, writes
+    from scorekeeper.web import api, json_input, json_output
 
     workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-prof-"))
     try:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{workdir / 'p.sqlite'}", "SECRET_KEY": "p",
-                          "PUBLIC_URL": "http://127.0.0.1:1"})
+                          "PUBLIC_URL": "http://127.0.0.1:1", "RATE_LIMIT_EVENTS": "1000000 per minute",
+                          "RATE_LIMIT_CREATE": "1000000 per minute"})
         with app.app_context():
             db.create_all()
         client = app.test_client()
-        made = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"],
-                                                   "options": {"target": 10_000}}).get_json()
-        auth = {"Authorization": f"Bearer {made['write_token']}"}
-        url = f"/api/v1/tables/{made['id']}/events"
-        for _ in range(20):
-            client.post(url, json={"type": "points", "side": 0, "points": 5}, headers=auth)
-        times = []
-        prof = cProfile.Profile()
-        for _ in range(count):
+
+        def new_table() -> dict[str, Any]:
+            return client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"],
+                                                       "options": {"target": 10_000}}).get_json()  # type: ignore[no-any-return]
+
+        stages = Stages()
+        pad = RULES["scorepad"]
+        babel = app.extensions["babel"]
+        timed = [  # (owner, attribute, stage)
+            (_Bound, "check", "rate limit"), (api, "_writer", "token: the table's facts"),
+            (json_input, "loads", "request body: JSON"), (api, "_check_shape", "event shape (pydantic)"),
+            (babel, "locale_selector", "locale"), (type(pad), "apply", "engine: apply"),
+            (store.Writer, "append", "SQL: claim, insert, commit"), (writes, "state_json", "state JSON (to_json, messages)"),
+            (json_output.AppJSONProvider, "response", "answer: JSON bytes"),
+            (type(app.session_interface), "open_session", "session cookie"),
+            (type(app.session_interface), "save_session", "session cookie"),
+            (writes, "_announce", "live: publish"),
+            (writes, "check_event", "event shape (pydantic)"), (writes, "record", "service: record, write (the rest)"),
+            (writes, "localize", "scored facts' messages"), (service, "record", "service: record, write (the rest)"),
+            (writes, "_write_sqlite", "service: the write under the lock (the rest)"),
+        ]
+        saved = [(owner, attr, getattr(owner, attr)) for owner, attr, _ in timed]
+        for (owner, attr, name), (_, _, original) in zip(timed, saved, strict=True):
+            setattr(owner, attr, stages.wrap(name, original))
+        app.view_functions["api.post_event"] = stages.wrap("API view (the rest)", app.view_functions["api.post_event"])
+        after = app.after_request_funcs.setdefault(None, [])
+        after[:] = [stages.wrap("after-request headers", f) for f in after]
+        whole = stages.wrap("Flask, Werkzeug, WhiteNoise (the rest)", app.wsgi_app)
+
+        def call(method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> str:
+            environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "", "SERVER_NAME": HOST,
+                       "SERVER_PORT": "80", "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.url_scheme": "http",
+                       "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr, "wsgi.multithread": True,
+                       "wsgi.multiprocess": False, "wsgi.run_once": False, "REMOTE_ADDR": HOST,
+                       "CONTENT_LENGTH": str(len(body)), "HTTP_HOST": HOST, "HTTP_ACCEPT_LANGUAGE": "sv,en;q=0.8"}
+            for key, value in (headers or {}).items():
+                environ["CONTENT_TYPE" if key == "Content-Type" else "HTTP_" + key.upper().replace("-", "_")] = value
+            status: list[str] = []
+            b"".join(whole(environ, lambda s, h, e=None: status.append(s)))
+            return status[0]
+
+        body = json.dumps({"type": "points", "side": 0, "points": 5}).encode()
+        spare = [new_table() for _ in range(2 * (count // 100 + 1))]  # made before the stages are counted
+        for label, run in (("GET /healthz", lambda t: call("GET", "/healthz")),
+                           ("POST …/events", lambda t: call("POST", f"/api/v1/tables/{t['id']}/events", body, {
+                               "Content-Type": "application/json", "Authorization": f"Bearer {t['write_token']}"}))):
+            table = spare.pop()
+            for _ in range(5):
+                run(table)
+            table = spare.pop()
+            stages.own.clear()
             t0 = time.perf_counter()
-            prof.enable()
-            client.post(url, json={"type": "points", "side": 0, "points": 5}, headers=auth)
-            prof.disable()
-            times.append(time.perf_counter() - t0)
-        print(f"\nIn-process POST (test client, one thread, no network): median {pct(times, 50) * 1000:.2f} ms "
-              f"over {count}")
-        stats = pstats.Stats(prof)
-        stats.sort_stats("cumulative").print_stats(25)
-        stats.sort_stats("tottime").print_stats(15)
+            for n in range(count):
+                if n and n % 100 == 0:  # sheets of 0-100 entries, as in the benchmark
+                    table = spare.pop()
+                run(table)
+            total = (time.perf_counter() - t0) / count
+            print(f"\nIn-process {label}: {total * 1e6:.0f} µs a request over {count} (one thread, no network)")
+            for name, spent in sorted(stages.own.items(), key=lambda item: -item[1]):
+                print(f"  {name:<42} {spent / count * 1e6:7.1f} µs  {spent / count / total * 100:5.1f} %")
+        for owner, attr, original in saved:
+            setattr(owner, attr, original)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -785,12 +862,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="alternating blocks of healthz and writes")
     parser.add_argument("--live-samples", type=int, default=150)
     parser.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
-    parser.add_argument("--profile", action="store_true", help="also cProfile the POST handler in-process")
+    parser.add_argument("--profile", action="store_true",
+                        help="also split a write's server time (in-process) into its stages")
+    parser.add_argument("--profile-only", action="store_true", help="only the in-process split of a write")
     parser.add_argument("--prepare-static", action="store_true",
                         help="only build the hashed, precompressed static files (as `make assets`) and exit")
     args = parser.parse_args(argv)
     if args.prepare_static:
         prepare_static()
+        return 0
+    if args.profile_only:
+        profile_post(1000)
         return 0
     if args.quick:
         args.per_client, args.paced, args.live_samples = 20, 6, 30
@@ -855,7 +937,7 @@ def main(argv: list[str] | None = None) -> int:
             print("gunicorn log, other than access lines (tail):\n" + "\n".join(other[-20:]))
     print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     if args.profile:
-        profile_post(300)
+        profile_post(1000)
     return 0
 
 

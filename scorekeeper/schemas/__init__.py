@@ -24,6 +24,7 @@ GAMES: Mapping[str, ModuleType] = {"scorepad": scorepad, "mulle": mulle, "kasino
 REF = "#/components/schemas/{model}"
 
 
+@cache
 def event_models(game: str) -> dict[str, type[Event]]:
     """The game's event models by their ``type``."""
     return {model.model_fields["type"].annotation.__args__[0]: model

@@ -51,9 +51,11 @@ def loads(data: str | bytes | bytearray, **kwargs: Any) -> Any:
     """Decode JSON from the network. Raises ``TooDeep`` beyond ``MAX_DEPTH``, ``ValueError`` for
     anything else that is not JSON (bad syntax, invalid UTF-8, NaN, a number of thousands of digits)."""
     text = bytes(data).decode("utf-8-sig") if isinstance(data, (bytes, bytearray)) else data
-    found = depth(text)
-    if found > MAX_DEPTH:
-        raise TooDeep(found)
+    # No deeper than its opening brackets: a move (two or three of them) needs no measuring.
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        found = depth(text)
+        if found > MAX_DEPTH:
+            raise TooDeep(found)
     kwargs.setdefault("parse_constant", _no_constant)
     return json.loads(text, **kwargs)
 
