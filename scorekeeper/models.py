@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
@@ -55,8 +55,9 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
 class Event(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "events"
     # The unique (table_id, seq) pair is what makes two simultaneous writes safe: the second
-    # insert of the same seq fails and is answered with 409 or re-sequenced.
-    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_event_seq"), Index("ix_event_table", "table_id"))
+    # insert of the same seq fails and is answered with 409 or re-sequenced. Its index also serves
+    # every read of a table's events (it leads with table_id), so there is no other.
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_event_seq"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
