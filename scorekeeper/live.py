@@ -28,7 +28,9 @@ class Broker:
     def publish(self, table_id: str, seq: int) -> None:
         with self._lock:
             self._heads[table_id] = max(seq, self._heads.get(table_id, 0))
-            self._condition(table_id).notify_all()
+            cond = self._conditions.get(table_id)  # none yet: no stream of this table is waiting
+            if cond is not None:
+                cond.notify_all()
 
     def reseat(self, table_id: str) -> None:
         """A phone took or left a seat: the phones' pages show who sits where (not a move)."""
