@@ -769,11 +769,10 @@ def profile_post(count: int) -> None:
     import io
 
     sys.path.insert(0, str(ROOT))
-    from scorekeeper import create_app
+    from scorekeeper import create_app, service
     from scorekeeper.engine import RULES
     from scorekeeper.extensions import db
     from scorekeeper.ratelimit import _Bound
-    from scorekeeper import service
     from scorekeeper.service import store, writes
     from scorekeeper.web import api, json_input, json_output
 
