@@ -25,10 +25,19 @@ def _translate(template: str) -> str:
 
 
 def localize(value: Any, names: Sequence[str] | None = None) -> Any:
-    """``value`` (a message, or JSON holding messages) rendered for this request; other values as they are."""
+    """``value`` (a message, or JSON holding messages) rendered for this request; other values as
+    they are. The reader's language is chosen only if a message turns up: an answer that holds
+    none (a score pad's) need not choose it at all."""
     if not has_request_context():
         return render(value, "en", names)
-    return render(value, language(), names, _translate)
+    chosen: list[str] = []
+
+    def lang() -> str:
+        if not chosen:
+            chosen.append(language())
+        return chosen[0]
+
+    return render(value, lang, names, _translate)
 
 
 def tr(text: str, /, **values: Any) -> str:

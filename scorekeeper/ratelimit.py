@@ -18,8 +18,7 @@ from typing import Any, TypeVar
 
 from flask import Flask, Response, after_this_request, current_app, request
 from limits import RateLimitItem, parse_many
-from limits.storage import storage_from_string
-from limits.strategies import FixedWindowRateLimiter
+from limits.storage import Storage, storage_from_string
 from werkzeug.exceptions import TooManyRequests
 
 from scorekeeper import limits_storage  # noqa: F401  (registers the swept-memory:// storage)
@@ -30,9 +29,9 @@ EXTENSION = "scorekeeper.ratelimits"
 
 @dataclass
 class _Bound:
-    """The limiter of one app: its storage and its parsed limits, by config key."""
+    """The limiter of one app: its counters and its parsed limits, by config key."""
 
-    strategy: FixedWindowRateLimiter
+    storage: Storage
     enabled: bool
     headers: bool
     parsed: dict[str, tuple[str, list[RateLimitItem]]]
@@ -45,18 +44,20 @@ class _Bound:
         return cached[1]
 
     def check(self, config_key: str) -> None:
-        """Count this request against every limit of ``config_key``; 429 when one is spent."""
+        """Count this request against every limit of ``config_key`` (a fixed window each: the
+        counter's own expiry is the window's end); 429 when one is spent."""
         scope, who = request.endpoint or request.path, request.remote_addr or "-"
-        items = self.items(config_key)
-        spent = [item for item in items if not self.strategy.hit(item, scope, who)]
-        if not self.headers and not spent:
+        counted = []  # (requests left, the limit, its counter)
+        for item in self.items(config_key):
+            key = item.key_for(scope, who)
+            counted.append((item.amount - self.storage.incr(key, item.get_expiry()), item, key))
+        left, item, key = min(counted, key=lambda entry: entry[0])  # the limit nearest to being spent
+        if left >= 0 and not self.headers:
             return
-        # The headers describe the limit nearest to being spent.
-        stats = [(self.strategy.get_window_stats(item, scope, who), item) for item in spent or items]
-        (reset, remaining), item = min(stats, key=lambda pair: pair[0].remaining)
-        values = {"X-RateLimit-Limit": str(item.amount), "X-RateLimit-Remaining": str(max(0, remaining)),
+        reset = self.storage.get_expiry(key)
+        values = {"X-RateLimit-Limit": str(item.amount), "X-RateLimit-Remaining": str(max(0, left)),
                   "X-RateLimit-Reset": str(int(reset))}
-        if spent:
+        if left < 0:
             retry = max(1, int(reset - time.time() + 0.999))
             raise RateLimited(f"{item.amount} per {item.get_expiry()} seconds", retry, values)
 
@@ -64,6 +65,7 @@ class _Bound:
         def add(response: Response) -> Response:
             response.headers.update(values)
             return response
+
 
 
 class RateLimited(TooManyRequests):
@@ -81,8 +83,11 @@ class RateLimits:
     """Created unbound (extensions.py); ``init_app`` gives each app its own storage and switch."""
 
     def init_app(self, app: Flask) -> None:
-        storage = storage_from_string(app.config.get("RATELIMIT_STORAGE_URI", "swept-memory://"))
-        app.extensions[EXTENSION] = _Bound(FixedWindowRateLimiter(storage),
+        uri = app.config.get("RATELIMIT_STORAGE_URI", "swept-memory://")
+        storage = storage_from_string(uri)
+        if not isinstance(storage, Storage):  # an async+… storage: this server's views are not async
+            raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r} names an asyncio storage; use one without 'async+'")
+        app.extensions[EXTENSION] = _Bound(storage,
                                            bool(app.config.get("RATELIMIT_ENABLED", True)),
                                            bool(app.config.get("RATELIMIT_HEADERS_ENABLED", True)), {})
 
@@ -102,4 +107,4 @@ class RateLimits:
 
     def storage(self, app: Flask) -> Any:
         """The app's counters (tests look inside)."""
-        return app.extensions[EXTENSION].strategy.storage
+        return app.extensions[EXTENSION].storage

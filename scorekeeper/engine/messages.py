@@ -200,12 +200,14 @@ class Plain(list):  # type: ignore[type-arg]
     __slots__ = ()
 
 
-def render(value: Any, lang: str = "en", names: Sequence[str] | None = None,
+def render(value: Any, lang: str | Callable[[], str] = "en", names: Sequence[str] | None = None,
            translate: Translate | None = None) -> Any:
     """``value`` with every message in it rendered: a ``Msg``, or JSON (dicts, lists) holding some.
 
     A state's JSON is mostly numbers and plain strings (a long score pad: thousands of them), and
-    it is rendered on every request: leaves are passed over without a call."""
+    it is rendered on every request: leaves are passed over without a call. ``lang`` may be a
+    function giving the language, asked only if a message turns up (choosing the reader's
+    language is a good part of an answer that holds none)."""
     kind = type(value)
     if kind is Plain:
         return value
@@ -221,7 +223,7 @@ def render(value: Any, lang: str = "en", names: Sequence[str] | None = None,
     if kind in _LEAVES:
         return value
     if isinstance(value, Msg):
-        return value.render(lang, names, translate)
+        return value.render(lang if isinstance(lang, str) else lang(), names, translate)
     if isinstance(value, dict):
         return {key: render(item, lang, names, translate) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
