@@ -113,6 +113,10 @@ class Writer:
         except sql.integrity:
             self._connection.rollback()
             return False
+        except BaseException:
+            # Never leave SQLite's write lock held by the connection this process keeps for writing.
+            self._connection.rollback()
+            raise
         return True
 
 

@@ -229,3 +229,28 @@ def test_a_table_expired_by_another_process_answers_404_to_a_write(app) -> None:
     gone = client.post(url, json={"type": "points", "side": 0, "points": 1}, headers=headers)
     assert gone.status_code == 404 and gone.json["error"]["code"] == "not_found"
     assert client.post(url, json={"type": "points", "side": 0, "points": 1}, headers=headers).status_code == 404
+
+
+def test_a_write_that_fails_inside_its_transaction_leaves_the_next_one_free(sqlite_app, monkeypatch) -> None:
+    """SQLite: this process writes on one connection it keeps. A write that fails half-way (the
+    disk full, say) must end its transaction there, or that connection would keep SQLite's write
+    lock and every later write would wait for it."""
+    import sqlite3
+
+    from scorekeeper.service import store
+
+    client = sqlite_app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"]}).json
+    url, headers = f"/api/v1/tables/{table['id']}/events", {"Authorization": f"Bearer {table['write_token']}"}
+    assert client.post(url, json={"type": "points", "side": 0, "points": 1}, headers=headers).status_code == 201
+    with sqlite_app.app_context():
+        writer = store.sqlite_writer()
+        broken = store.Statements(**{**writer._sql.__dict__, "insert": "INSERT INTO no_such_table VALUES (?, ?, ?, ?, ?, ?)",
+                                     "integrity": (sqlite3.IntegrityError,)})
+    monkeypatch.setattr(writer, "_sql", broken)
+    sqlite_app.testing = False  # a 500 answered, not raised into the test
+    assert client.post(url, json={"type": "points", "side": 0, "points": 2}, headers=headers).status_code == 500
+    monkeypatch.undo()
+    assert not writer._connection.in_transaction
+    done = client.post(url, json={"type": "points", "side": 0, "points": 3}, headers=headers)
+    assert done.status_code == 201 and done.json["seq"] == 2 and done.json["state"]["scores"] == [4, 0]
