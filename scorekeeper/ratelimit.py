@@ -40,7 +40,7 @@ class _Bound:
         text = str(current_app.config[config_key])
         cached = self.parsed.get(config_key)
         if cached is None or cached[0] != text:  # a test may change the config after the first request
-            cached = self.parsed[config_key] = (text, parse_many(text))
+            cached = self.parsed[config_key] = (text, parse_many(text) if text.strip() else [])  # "": no limit
         return cached[1]
 
     def check(self, config_key: str) -> None:
@@ -51,6 +51,8 @@ class _Bound:
         for item in self.items(config_key):
             key = item.key_for(scope, who)
             counted.append((item.amount - self.storage.incr(key, item.get_expiry()), item, key))
+        if not counted:
+            return
         left, item, key = min(counted, key=lambda entry: entry[0])  # the limit nearest to being spent
         if left >= 0 and not self.headers:
             return
@@ -65,7 +67,6 @@ class _Bound:
         def add(response: Response) -> Response:
             response.headers.update(values)
             return response
-
 
 
 class RateLimited(TooManyRequests):
