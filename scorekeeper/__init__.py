@@ -96,6 +96,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.web import register
 
     register(app)
+    limiter.verify(app)
     from scorekeeper import commands
 
     commands.register(app)

@@ -116,17 +116,9 @@ def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: f
 
 # --- PostgreSQL fan-out across workers --------------------------------------------------------
 
+# A write sends pg_notify on it inside its own transaction (service/store.py), so a rolled-back
+# write is never announced.
 CHANNEL = "table_events"
-
-
-def notify_in_transaction(session: object, table_id: str, seq: int) -> None:
-    """Announce inside the writer's transaction: a rolled-back write is never announced."""
-    from sqlalchemy import text
-
-    bind = session.get_bind()  # type: ignore[attr-defined]
-    if bind.dialect.name == "postgresql":
-        session.execute(text("SELECT pg_notify(:channel, :payload)"),  # type: ignore[attr-defined]
-                        {"channel": CHANNEL, "payload": f"{table_id}:{seq}"})
 
 
 _listener_started: set[str] = set()

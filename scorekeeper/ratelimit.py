@@ -83,6 +83,21 @@ class RateLimited(TooManyRequests):
 class RateLimits:
     """Created unbound (extensions.py); ``init_app`` gives each app its own storage and switch."""
 
+    def __init__(self) -> None:
+        self._settings: set[str] = set()  # the config keys the views are limited by
+
+    def verify(self, app: Flask) -> None:
+        """Read every limit setting once at start: a misspelt one ("600 per mnute") stops the app
+        with its name instead of answering every limited request with a 500."""
+        for key in sorted(self._settings):
+            text = str(app.config[key])
+            if not text.strip():  # no limit
+                continue
+            try:
+                parse_many(text)
+            except ValueError as exc:
+                raise ValueError(f"{key}={text!r} is not a rate limit such as '600 per minute' ({exc})") from None
+
     def init_app(self, app: Flask) -> None:
         uri = app.config.get("RATELIMIT_STORAGE_URI", "swept-memory://")
         storage = storage_from_string(uri)
@@ -94,6 +109,8 @@ class RateLimits:
 
     def limit(self, config_key: str) -> Callable[[View], View]:
         """The view counts against the limits named by the app's ``config_key`` ("600 per minute")."""
+        self._settings.add(config_key)
+
         def decorate(view: View) -> View:
             @wraps(view)
             def limited(*args: Any, **kwargs: Any) -> Any:

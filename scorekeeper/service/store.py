@@ -80,7 +80,8 @@ def statements(dialect: Any) -> Statements:
 
 
 class Writer:
-    """One pooled driver connection in one transaction: read a table's head and log, append."""
+    """A driver connection (pooled, or the one SQLite's writers share): read a table's head and
+    log, append an event in one transaction."""
 
     def __init__(self, connection: Any, sql: Statements) -> None:
         self._connection = connection
@@ -100,7 +101,7 @@ class Writer:
     def append(self, table_id: str, head: int, payload: dict[str, Any], author: int | None) -> bool:
         """Claim ``head + 1`` for ``payload`` and commit; False (rolled back) when another writer
         moved the table first."""
-        sql, seq, now = self._sql, head + 1, sql_now(self._sql)
+        sql, seq, now = self._sql, head + 1, self._sql.stamp_in(utcnow())
         try:
             self._cursor.execute(sql.claim, (seq, now, table_id, head))
             if self._cursor.rowcount != 1:
@@ -118,10 +119,6 @@ class Writer:
             self._connection.rollback()
             raise
         return True
-
-
-def sql_now(sql: Statements) -> Any:
-    return sql.stamp_in(utcnow())
 
 
 @contextmanager

@@ -97,3 +97,17 @@ def test_the_session_cookie_stays_small_however_many_tables_a_phone_joins(tmp_pa
     index = client.get("/").get_data(as_text=True)
     assert index.index(tables[-1]["id"]) < index.index(tables[-2]["id"])
     assert tables[0]["id"] not in index
+
+
+def test_a_misspelt_rate_limit_stops_the_app_at_start_and_an_empty_one_means_none(tmp_path) -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="RATE_LIMIT_EVENTS='600 per mnute'"):
+        make_app(f"sqlite:///{tmp_path / 'm.sqlite'}", RATELIMIT_ENABLED=True, RATE_LIMIT_EVENTS="600 per mnute")
+    app = make_app(f"sqlite:///{tmp_path / 'e.sqlite'}", RATELIMIT_ENABLED=True, RATE_LIMIT_EVENTS="")
+    client = app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"]}).json
+    headers = {"Authorization": f"Bearer {table['write_token']}"}
+    codes = {client.post(f"/api/v1/tables/{table['id']}/events", json={"type": "points", "side": 0, "points": 1},
+                         headers=headers).status_code for _ in range(5)}
+    assert codes == {201}
