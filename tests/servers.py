@@ -49,7 +49,7 @@ class Server:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> None:
+    def start(self, timeout: float = 90) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--config", "python:scorekeeper.gunicorn_conf",
              "scorekeeper:create_app()"],
@@ -83,6 +83,11 @@ class Server:
     def kill(self) -> None:
         os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
+
+    def terminate(self) -> None:
+        """SIGTERM, as a deploy sends it; ``stop()`` then waits for the exit."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
