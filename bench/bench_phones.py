@@ -162,7 +162,7 @@ def post_move(server: Server, table: dict, conn_cache: dict) -> tuple[int, float
     """(seq, t0, seconds) of one move through ``server``."""
     conn = conn_cache.get(server.port)
     if conn is None:
-        conn = conn_cache[server.port] = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        conn = conn_cache[server.port] = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
     body = json.dumps({"type": "points", "side": 0, "points": 1})
     t0 = time.monotonic()
     conn.request("POST", f"/api/v1/tables/{table['id']}/events", body=body,
@@ -329,7 +329,12 @@ def restart(args: argparse.Namespace, crowds: Crowds, servers: list[Server], tab
     # Moves written while the phones come back: each must reach every phone of its table.
     conns: dict = {}
     chosen = random.sample(tables, min(100, len(tables)))
-    seqs = {t["id"]: post_move(servers[i % len(servers)], t, conns)[0] for i, t in enumerate(chosen)}
+    seqs = {}
+    meanwhile = []
+    for i, table in enumerate(chosen):
+        seq, _, took = post_move(servers[i % len(servers)], table, conns)
+        seqs[table["id"]] = seq
+        meanwhile.append(took)
     close_all(conns)
     took, status = crowds.wait_connected(n_phones, 120)
     back = status["last_open"] - restarted
@@ -340,6 +345,7 @@ def restart(args: argparse.Namespace, crowds: Crowds, servers: list[Server], tab
           f"503s {int(status['refused'] - before['refused'])}, failed connections {int(status['failed'] - before['failed'])}, "
           f"resets {int(status['resets'] - before['resets'])}; moves written meanwhile heard by "
           f"{heard} of {len(seqs) * args.phones_per_table} phones")
+    print(f"  restart: a write while the phones come back: {quantiles(meanwhile)}")
 
 
 if __name__ == "__main__":
