@@ -132,6 +132,9 @@ class Crowd:
         return condition()
 
     def close(self) -> None:
+        if not self.thread.is_alive():
+            return
+
         async def stop() -> None:
             assert self.stop_event is not None
             self.stop_event.set()

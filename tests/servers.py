@@ -40,7 +40,7 @@ class Server:
         self.env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "prod-test",
                     "PUBLIC_URL": f"http://127.0.0.1:{self.port}", "RATE_LIMIT_EVENTS": "100000 per minute",
                     "RATE_LIMIT_CREATE": "10000 per minute", "WEB_CONCURRENCY": str(workers),
-                    "ACCESS_LOG": "", "PORT": str(self.port), **env}
+                    "ACCESS_LOG": "", "PORT": str(self.port), "BIND": f"127.0.0.1:{self.port}", **env}
         if "SSE_MAX_STREAMS" not in env:  # sized by the server itself, as in production
             self.env.pop("SSE_MAX_STREAMS", None)
         self.start()

@@ -37,11 +37,11 @@ def test_publish_wakes_a_waiting_stream_quickly() -> None:
 def test_stream_catches_up_every_seq_and_pings() -> None:
     broker = Broker()
     messages = stream("t", 2, ping_every=0.01, max_seconds=0.3, source=broker)
-    assert next(messages).startswith("retry:")
+    assert next(messages).startswith(b"retry:")
     assert next(messages) == sse_message(2, "t")
     broker.publish("t", 5)
     assert [next(messages) for _ in range(3)] == [sse_message(s, "t") for s in (3, 4, 5)]
-    assert next(messages) == ": ping\n\n"
+    assert next(messages) == b": ping\n\n"
 
 
 def test_stream_ends_on_close() -> None:

@@ -42,7 +42,7 @@ def test_a_stream_tells_its_phone_a_jittered_retry() -> None:
     assert retry_ms(1000, 4000, lambda: 0.0) == 1000
     assert retry_ms(1000, 4000, lambda: 0.999) == 4996
     first = next(stream("t", 0, source=Broker(), retry_ms=3210))
-    assert first == "retry: 3210\n\n"
+    assert first == b"retry: 3210\n\n"
 
 
 def test_a_crowd_that_came_together_does_not_rotate_together() -> None:

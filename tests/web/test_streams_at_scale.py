@@ -61,7 +61,7 @@ def sqlite_url(tmp_path) -> str:
 
 
 def test_with_the_cap_full_a_move_still_lands_at_once_and_reaches_the_phones(sqlite_url: str) -> None:
-    server = Server(sqlite_url, SSE_MAX_STREAMS="40")
+    server = Server(sqlite_url, SSE_MAX_STREAMS="40", SSE_PING_SECONDS="1")
     crowd = Crowd("127.0.0.1", server.port)
     try:
         tables = open_tables(server, 10)
@@ -74,6 +74,11 @@ def test_with_the_cap_full_a_move_still_lands_at_once_and_reaches_the_phones(sql
         moved = [p for p in crowd.phones if p.table == tables[3]["id"]]
         assert crowd.wait(lambda: all(seq in p.arrivals for p in moved), 5)
         assert summary(crowd.phones)["connected"] == 40
+        crowd.close()  # the phones go away without a word: the next ping finds them and frees their slots
+        deadline = time.monotonic() + 10
+        while raw_stream_status(server, tables[0])[0] != 200 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert raw_stream_status(server, tables[0])[0] == 200
     finally:
         crowd.close()
         server.stop()
