@@ -90,6 +90,9 @@ def from_env(instance: Path) -> dict[str, Any]:
         # thousands of phones come back spread over seconds.
         "SSE_RETRY_MS": int(os.environ.get("SSE_RETRY_MS", "1000")),
         "SSE_RETRY_JITTER_MS": int(os.environ.get("SSE_RETRY_JITTER_MS", "4000")),
+        # On shutdown every stream's last words spread its phone's reconnect over this many ms:
+        # a server reopening ten thousand streams at once would keep moves waiting behind them.
+        "SSE_RESTART_SPREAD_MS": int(os.environ.get("SSE_RESTART_SPREAD_MS", "15000")),
         # Behind a reverse proxy: how many proxies set X-Forwarded-For (and -Proto, -Host), so a
         # client's address (rate limits, the per-address stream cap) is the phone's, not the proxy's.
         "PROXY_COUNT": int(os.environ.get("PROXY_COUNT", "0")),

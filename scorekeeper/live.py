@@ -118,7 +118,7 @@ def seats_message(seq: int, table_id: str, seatings: int) -> bytes:
 
 def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: float = 600.0,
            source: Broker | None = None, seats: bool = False, retry_ms: int = 1000,
-           spread: Callable[[], float] = random.random) -> Iterator[bytes]:
+           restart_ms: int = 0, spread: Callable[[], float] = random.random) -> Iterator[bytes]:
     """One SSE message per new seq, starting with the current head so a reconnecting phone catches up.
 
     The stream ends by itself after ``max_seconds`` (less up to a fifth, drawn by ``spread``, so
@@ -126,7 +126,10 @@ def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: f
     ``retry_ms``, which frees the connection of a phone that went to sleep without closing it. The
     first ping comes after half to all of ``ping_every``, for the same reason. With ``seats`` (the
     phones' own stream, not the JSON API's) a change of who sits where is announced too, so a
-    phone whose seat was taken over hears it at once. Bytes, so the response passes them
+    phone whose seat was taken over hears it at once. When the server shuts down (a deploy) the
+    stream's last words are a new ``retry`` of ``retry_ms`` plus up to ``restart_ms``: every phone
+    of the server reconnects at once otherwise, and ten thousand phones need seconds to be spread
+    over. Bytes, so the response passes them
     straight to the socket (a wrapping generator would cost every open phone ~3 kB).
     """
     source = source or broker
@@ -155,6 +158,8 @@ def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: f
         for seq in range(last + 1, new + 1):
             yield sse_message(seq, table_id)
         last = new
+    if source.closed and restart_ms:
+        yield f"retry: {retry_ms + int(restart_ms * spread())}\n\n".encode()
 
 
 def retry_ms(base: int, jitter: int, draw: Callable[[], float] = random.random) -> int:

@@ -213,7 +213,8 @@ def sse_response(table_id: str, head: int, seats: bool = False) -> Response:
                          headers={"Retry-After": wait})
     _metric("stream_opened")
     gen = live_stream(table_id, head, ping_every=cfg["SSE_PING_SECONDS"], max_seconds=cfg["SSE_MAX_SECONDS"],
-                      seats=seats, retry_ms=retry_ms(int(cfg["SSE_RETRY_MS"]), int(cfg["SSE_RETRY_JITTER_MS"])))
+                      seats=seats, retry_ms=retry_ms(int(cfg["SSE_RETRY_MS"]), int(cfg["SSE_RETRY_JITTER_MS"])),
+                      restart_ms=int(cfg["SSE_RESTART_SPREAD_MS"]))
     return Response(OpenStream(gen, address), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
                     direct_passthrough=True)  # bytes already: no encoding generator per phone

@@ -82,3 +82,15 @@ def test_a_seat_change_heard_twice_counts_once() -> None:
     assert broker.seatings("t") == 2
     deliver(broker, "t:7")
     assert broker.wait("t", 0, 0.01) == 7
+
+
+def test_a_stream_ended_by_a_shutdown_spreads_its_phones_reconnect() -> None:
+    broker = Broker()
+    messages = stream("t", 0, ping_every=10, max_seconds=10, source=broker, retry_ms=1000,
+                      restart_ms=15000, spread=lambda: 0.5)
+    assert next(messages) == b"retry: 1000\n\n"
+    next(messages)  # the head
+    broker.close()
+    assert list(messages) == [b"retry: 8500\n\n"]
+    rotated = list(stream("t", 0, ping_every=0.01, max_seconds=0.05, source=Broker(), restart_ms=15000))
+    assert not any(m.startswith(b"retry") for m in rotated[1:])  # a rotation keeps the short retry

@@ -113,7 +113,7 @@ def test_one_address_cannot_take_every_stream_and_a_proxy_names_the_phone(sqlite
 
 
 def test_a_restart_with_phones_open_brings_every_phone_back_and_moves_reach_them(sqlite_url: str) -> None:
-    server = Server(sqlite_url)
+    server = Server(sqlite_url, SSE_RESTART_SPREAD_MS="3000")  # the default 15 s is for ten thousand
     crowd = Crowd("127.0.0.1", server.port)
     try:
         tables = open_tables(server, 50)
