@@ -54,6 +54,17 @@ CHECK = r"""
     }
     return null;
   };
+  // ... but only a score table (app.css lets wide ones scroll inside themselves) or a box marked
+  // data-scrolls: anything else that scrolls sideways inside hides its right part from a player
+  // who does not think to swipe it.
+  for (const el of document.body.querySelectorAll('*')) {
+    const o = getComputedStyle(el).overflowX;
+    if ((o === 'auto' || o === 'scroll') && el.scrollWidth > el.clientWidth + 1 && el.tagName !== 'TABLE'
+        && !el.closest('[data-scrolls]')
+        && el.getClientRects().length && !el.closest(hidden)) {
+      out.push(`scrolls sideways inside (${el.scrollWidth} px in ${el.clientWidth}): ${name(el)}`);
+    }
+  }
   const cut = new Set();
   for (const el of document.body.querySelectorAll('*')) {
     if (el.closest(hidden)) continue;
