@@ -137,9 +137,9 @@ def _scorepad() -> list[Event]:
 
 
 SCENES: list[tuple[str, str, str, int, dict[str, Any], Callable[[], list[Event]]]] = [
-    ("mulle-2", "mulle", "adjudicate", 2, {}, lambda: _mulle(2, {}, 3, 2)),
+    ("mulle-2", "mulle", "adjudicate", 2, {}, lambda: _mulle(2, {}, 3, 40)),  # a whole game, to its end
     ("mulle-4-pairs", "mulle", "adjudicate", 4, {"teams": [[0, 2], [1, 3]]},
-     lambda: _mulle(4, {"teams": [[0, 2], [1, 3]]}, 5, 1)),
+     lambda: _mulle(4, {"teams": [[0, 2], [1, 3]]}, 5, 40)),
     ("mulle-tally", "mulle", "tally", 2, {}, _mulle_tally),
     ("kasino-3", "kasino", "adjudicate", 3, {}, lambda: _kasino(3, {}, 7)),
     ("kasino-misar", "kasino", "adjudicate", 3, {"variant": "misar"}, lambda: _kasino(3, {"variant": "misar"}, 11)),
