@@ -52,8 +52,8 @@ def test_the_review_is_one_tap_from_the_table(browser: Browser, live_server: str
                                  headers=auth).status == 201
     page.goto(table["join_url"].replace("http://192.0.2.10:5000", live_server))
     page.locator("a[data-review]").first.click()
-    line = page.locator("tr.review-line")
+    line = page.locator(".review-line")
     expect(line).to_have_count(1)
     expect(line).to_have_attribute("data-rule", "MULLE-SCORE-3")
     expect(line).to_have_attribute("data-gain", "3")
-    expect(page.locator("tr.review-text")).to_contain_text("mulle")
+    expect(page.locator(".review-line .review-text")).to_contain_text("mulle")

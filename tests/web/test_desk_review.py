@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web.conftest import Api
+from tests.web.html import Page
 
 HX = {"HX-Request": "true"}
 ISSUE_TRICK = {"trump": "H", "trick": [{"player": 0, "card": "9S"}, {"player": 1, "card": "7H"}],
@@ -238,6 +239,25 @@ def test_desk_pages_for_the_trick_games_and_muggins(sqlite_app: Flask) -> None:
     assert 'role="alert"' in bad and "MOUSEL-COMP-1" in bad
     full = client.get("/desk/?game=mulatschak").get_data(as_text=True)
     assert 'data-game="mulatschak"' in full and 'data-pack="german"' in full
+
+
+def test_the_desk_picker_has_the_weli_where_the_pack_has_it(sqlite_app: Flask) -> None:
+    """Mulatschak's pack holds the Weli (MULAT-COMP-1); with the 36-card option it is the
+    Schellen-6 itself, so that card is not offered beside it. Mousel's French pack has none."""
+    client = sqlite_app.test_client()
+    query = {"game": "mulatschak", "kind": "trick", "players": 3, "trump": "E"}
+    page = Page(client.get("/desk/", query_string=query).get_data(as_text=True))
+    for k in (1, 2, 3):
+        assert [i["value"] for i in page.find("input", name=f"c{k}") if i.get("value") == "W"] == ["W"]
+        assert not [i for i in page.find("input", name=f"c{k}") if i.get("value") == "6S"]
+    sixes = Page(client.get("/desk/", query_string={**query, "pack36": "on"}).get_data(as_text=True))
+    offered = {i.get("value") for i in sixes.find("input", name="c1")}
+    assert {"W", "6H", "6L", "6E"} <= offered and "6S" not in offered
+    tapped = client.get("/desk/", query_string={**query, "c1": "KE", "c2": "W", "p1": 0, "p2": 1},
+                        headers=HX).get_data(as_text=True)
+    assert 'data-winner="1"' in tapped, "the Weli tapped on the picker beats the trump king"
+    mousel = Page(client.get("/desk/", query_string={**query, "game": "mousel"}).get_data(as_text=True))
+    assert not [i for i in mousel.find("input", name="c1") if i.get("value") == "W"]
 
 
 def test_a_new_seat_count_redraws_the_form_not_just_the_verdict(sqlite_app: Flask) -> None:

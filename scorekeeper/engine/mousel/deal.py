@@ -26,6 +26,7 @@ from scorekeeper.engine.mousel.state import (
     _seat_ring,
     _with,
     _with_deal,
+    phase_name,
 )
 from scorekeeper.engine.tricks.ledger import POT, Book, Entry
 
@@ -103,8 +104,8 @@ def on_end(state: MouselState, event: Mapping[str, Any]) -> MouselState:
 def _need_deal(state: MouselState, phases: tuple[str, ...], rule: str, what: Callable[[], Msg]) -> Deal:
     deal = state.deal
     if deal is None or deal.phase not in phases:
-        now = state.phase.replace("_", " ")
-        raise RuleViolation(rule, M("%(what)s is not possible now (phase: %(now)s)", what=what(), now=now), phase=state.phase)
+        raise RuleViolation(rule, M("%(what)s is not possible now (phase: %(now)s)", what=what(), now=phase_name(state.phase)),
+                            phase=state.phase)
     return deal
 
 

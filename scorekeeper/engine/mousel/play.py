@@ -22,6 +22,7 @@ from scorekeeper.engine.mousel.state import (
     Trick,
     _card,
     _with,
+    phase_name,
 )
 from scorekeeper.engine.tricks import audit_revokes, winning_index
 
@@ -32,7 +33,8 @@ def on_play(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     if deal is not None and deal.phase == "review":
         raise RuleViolation("MOUSEL-POT-8", M("all %(n)s tricks are played; confirm or dismiss the revoke proposals first", n=deal.n))
     if deal is None or deal.phase != "play" or play is None:
-        raise RuleViolation("MOUSEL-EXCH-6", M("no card is played before everyone has decided and the taker has thrown away his extra card (phase: %(phase)s)", phase=state.phase))
+        raise RuleViolation("MOUSEL-EXCH-6", M("no card is played before everyone has decided and the taker has thrown away his extra card (phase: %(phase)s)",
+                                                       phase=phase_name(state.phase)))
     card = _card(event, state.opts)
     if player not in play.active:
         raise RuleViolation("MOUSEL-EXCH-7", M("%(player)s is not playing this deal", player=state.players[player]))

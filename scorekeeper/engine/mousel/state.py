@@ -17,7 +17,7 @@ from scorekeeper.engine.core import (
     evolve,
     quick_init,
 )
-from scorekeeper.engine.messages import M
+from scorekeeper.engine.messages import M, Msg
 from scorekeeper.engine.tricks import Obligations, RankOrder
 from scorekeeper.engine.tricks.ledger import Book, Transfer
 
@@ -32,6 +32,22 @@ OBLIGATIONS_52 = Obligations(ORDER_52, must_follow=True, must_trump=False, must_
 
 Phase = Literal["turn_up", "offer", "exchange", "discard", "play", "review"]
 Status = Literal["in", "left", "bust"]
+
+
+def phase_name(phase: str) -> Msg:
+    """A phase as a refusal names it to the players ("not possible now (phase: …)"): in their
+    words, never the id ("turn_up"), which would stand in English inside Swedish and German."""
+    names = {
+        "turn_up": M("turning up the trump card"),
+        "offer": M("the turned-up card is being offered round"),
+        "exchange": M("exchanging cards"),
+        "discard": M("the taker throws away his extra card"),
+        "play": M("playing the tricks"),
+        "review": M("settling the revoke proposals"),
+        "between_deals": M("between deals"),
+        "ended": M("the session is over"),
+    }
+    return names.get(phase, M("another step of the deal"))
 
 # --- State ------------------------------------------------------------------------------------
 

@@ -1,0 +1,240 @@
+"""Every page on the narrowest phones, in English, Swedish and German: nothing scrolls sideways,
+nothing sticks out past the right edge, and no word is broken inside (only after a hyphen or a
+slash).
+
+The last round's review page wrapped "Player" letter by letter on every phone while every test
+of its hooks passed: a rule meant for long names (``overflow-wrap: anywhere`` on ``body``) let
+each table cell shrink to one letter. So this looks at what a player sees, page by page: each
+game's table in every phase a simulated session passes through (tests/browser/scenes.py), its
+history, review and dispute desk, the home page, the rule books, the import and error pages —
+at 390 and 320 CSS px, in the three languages.
+
+A word's rendering is read with ``Range.getClientRects``: a word whose pieces sit on two lines was
+broken (a spelt-out link is no word). A box may scroll sideways inside itself only if it is a
+score table (app.css makes wide ones do so on purpose) or is marked ``data-scrolls``.
+``SWEEP_SHOTS=dir`` saves a screenshot of every page looked at, for a person to look too.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+
+from tests.scenes import NAMES, Scene, moment, scenes
+
+LANGS = {"en": "en-GB", "sv": "sv-SE", "de": "de-DE"}
+WIDTHS = (390, 320)
+SHOTS = os.environ.get("SWEEP_SHOTS")
+GAMES = ["mulle", "kasino", "mousel", "mulatschak", "muggins", "scorepad"]
+
+# What a player sees, measured in the page: problems as short sentences.
+CHECK = r"""
+() => {
+  const vw = document.documentElement.clientWidth;
+  const root = document.documentElement;
+  const out = [];
+  const wide = Math.max(root.scrollWidth, document.body.scrollWidth);
+  if (wide > vw) out.push(`the page scrolls sideways (${wide} px in ${vw})`);
+  // Inside a closed <details> only the summary is laid out (the rest keeps stale boxes).
+  const hidden = 'script, style, noscript, template, .sr-only, [hidden], svg, details:not([open]) > :not(summary)';
+  const name = (el) => {
+    let s = el.tagName.toLowerCase();
+    if (el.id) s += '#' + el.id; else if (el.classList.length) s += '.' + [...el.classList].join('.');
+    const t = (el.innerText || el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 50);
+    return t ? `${s} "${t}"` : s;
+  };
+  // A scroll container made so on purpose lets its content run past the edge: it scrolls itself.
+  const scroller = (el) => {
+    for (let a = el.parentElement; a && a !== document.body && a !== root; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll') return a;
+    }
+    return null;
+  };
+  // ... but only a score table (app.css lets wide ones scroll inside themselves) or a box marked
+  // data-scrolls: anything else that scrolls sideways inside hides its right part from a player
+  // who does not think to swipe it.
+  for (const el of document.body.querySelectorAll('*')) {
+    const o = getComputedStyle(el).overflowX;
+    if ((o === 'auto' || o === 'scroll') && el.scrollWidth > el.clientWidth + 1 && el.tagName !== 'TABLE'
+        && !el.closest('[data-scrolls]')
+        && el.getClientRects().length && !el.closest(hidden)) {
+      out.push(`scrolls sideways inside (${el.scrollWidth} px in ${el.clientWidth}): ${name(el)}`);
+    }
+  }
+  const cut = new Set();
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest(hidden)) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || r.right <= vw + 0.5) continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    const box = scroller(el);
+    if (box && box.getBoundingClientRect().right <= vw + 0.5) continue;
+    cut.add(el);
+    if (el.parentElement && cut.has(el.parentElement)) continue;  // the outermost one says it
+    out.push(`cut at the right edge (${Math.round(r.right)} > ${vw}): ${name(el)}`);
+  }
+  // Words: a run of letters between spaces, hyphens and slashes is set on one line.
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  const word = /[^\s\-\/\u2010\u2011\u00ad\u2013\u2014]{2,}/g;
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const p = n.parentElement;
+    if (!p || p.closest(hidden) || !p.getClientRects().length) continue;
+    if (/^\s*https?:\/\//.test(n.data)) continue;  // a link spelt out is no word: it may break anywhere
+    if (getComputedStyle(p).visibility === 'hidden') continue;
+    for (const m of n.data.matchAll(word)) {
+      range.setStart(n, m.index);
+      range.setEnd(n, m.index + m[0].length);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+      if (rects.length < 2) continue;
+      const tops = rects.map((r) => r.top);
+      if (Math.max(...tops) - Math.min(...tops) > rects[0].height / 2) {
+        const pieces = [];
+        let line = null;
+        for (let i = 0; i < m[0].length; i++) {
+          range.setStart(n, m.index + i);
+          range.setEnd(n, m.index + i + 1);
+          const top = Math.round(range.getBoundingClientRect().top);
+          if (line !== null && Math.abs(top - line) > rects[0].height / 2) pieces.push('|');
+          pieces.push(m[0][i]);
+          line = top;
+        }
+        out.push(`word broken: "${pieces.join('')}" in ${name(p)}`);
+      }
+    }
+  }
+  return out;
+}
+"""
+
+
+class Sweep:
+    """Pages looked at, and what was wrong on each."""
+
+    def __init__(self) -> None:
+        self.problems: dict[str, list[str]] = defaultdict(list)
+        self.pages = 0
+
+    def look(self, page: Page, where: str) -> None:
+        page.wait_for_function("() => !document.querySelector('.htmx-request')")
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": 800})
+            self.pages += 1
+            for problem in page.evaluate(CHECK):
+                self.problems[problem].append(f"{where} @{width}")
+            if SHOTS:
+                Path(SHOTS).mkdir(parents=True, exist_ok=True)
+                slug = re.sub(r"[^\w.-]+", "_", f"{where}-{width}")[:150]
+                page.screenshot(path=f"{SHOTS}/{slug}.png", full_page=True)
+
+    def visit(self, page: Page, url: str, where: str) -> None:
+        response = page.goto(url)
+        assert response is not None
+        self.look(page, where)
+
+    def verdict(self) -> None:
+        assert self.pages, "nothing was looked at"
+        lines = [f"{problem}\n      on {len(at)} page(s), e.g. {', '.join(at[:3])}"
+                 for problem, at in sorted(self.problems.items(), key=lambda item: -len(item[1]))]
+        assert not lines, f"{len(lines)} problems on {self.pages} pages looked at:\n" + "\n".join(lines[:80])
+
+
+@pytest.fixture
+def phones(browser: Browser, playwright: Playwright) -> Iterator[dict[str, BrowserContext]]:
+    device = {k: v for k, v in playwright.devices["Pixel 7"].items() if k != "viewport"}
+    contexts = {lang: browser.new_context(**device, viewport={"width": 390, "height": 800}, locale=locale,
+                                          reduced_motion="reduce") for lang, locale in LANGS.items()}
+    yield contexts
+    for context in contexts.values():
+        context.close()
+
+
+def _sit(page: Page, seat: int) -> None:
+    """Take a seat on the seat question (and take it over if another phone holds it)."""
+    page.locator(f"form.seat-buttons button[name=seat][value='{seat}']").first.click()
+    page.wait_for_load_state()
+    over = page.locator("form.seat-buttons button.primary[name=seat]")
+    if over.count():
+        over.first.click()
+        page.wait_for_load_state()
+
+
+@pytest.mark.parametrize("scene", list(scenes()), ids=lambda s: s.label)
+def test_every_phase_of_a_table_fits_a_phone(scene: Scene, live_app: tuple[str, object],
+                                             phones: dict[str, BrowserContext]) -> None:
+    from scorekeeper import service
+    from scorekeeper.engine import RULES
+
+    url, app = live_app
+    sweep = Sweep()
+    players = NAMES[:scene.players]
+    with app.app_context():  # type: ignore[attr-defined]
+        table = service.create_table(scene.game, players, scene.mode, scene.options)
+        table_id, token = table.id, table.write_token
+    rules = RULES[scene.game]
+    state = rules.new(players, scene.options, scene.mode)  # type: ignore[call-arg]
+    pages = {lang: context.new_page() for lang, context in phones.items()}
+    for i, (lang, page) in enumerate(pages.items()):
+        sweep.visit(page, f"{url}/t/{table_id}/k/{token}", f"{scene.label} {lang} seat question")
+        _sit(page, i % scene.players)
+    seen = set()
+    events = [None, *scene.events]
+    for n, event in enumerate(events):
+        if event is not None:
+            with app.app_context():  # type: ignore[attr-defined]
+                service.record(table_id, event)
+            state = rules.apply(state, event)
+        key = moment(state, event)
+        if key in seen and n != len(events) - 1:
+            continue
+        seen.add(key)
+        for lang, page in pages.items():
+            sweep.visit(page, f"{url}/t/{table_id}", f"{scene.label} {lang} #{n} {key[:3]}")
+    for lang, page in pages.items():
+        sweep.visit(page, f"{url}/t/{table_id}/history", f"{scene.label} {lang} history")
+        sweep.visit(page, f"{url}/t/{table_id}/review", f"{scene.label} {lang} review")
+        if page.locator(".review-deals a").count() > 1:
+            sweep.visit(page, f"{url}/t/{table_id}/review?deal=1", f"{scene.label} {lang} review of deal 1")
+        sweep.visit(page, f"{url}/desk/?at={table_id}", f"{scene.label} {lang} desk from the table")
+    sweep.verdict()
+
+
+def test_every_other_page_fits_a_phone(live_app: tuple[str, object], phones: dict[str, BrowserContext],
+                                       tmp_path: Path) -> None:
+    from scorekeeper import service
+
+    url, app = live_app
+    sweep = Sweep()
+    with app.app_context():  # type: ignore[attr-defined]
+        stranger = service.create_table("mulle", ["Anna", "Bo"]).id
+    bad = tmp_path / "table.json"
+    bad.write_text('{"format": "scorekeeper/1", "game": "mulle", "players": []}')
+    for lang, context in phones.items():
+        page = context.new_page()
+        sweep.visit(page, f"{url}/", f"home {lang}")
+        for game in GAMES:
+            page.locator(f"input[name=game][value={game}]").check()
+            sweep.look(page, f"home {lang} choosing {game}")
+        page.locator("input[name=file]").set_input_files(str(bad))
+        page.locator("form[action$='/import'] button[type=submit]").click()
+        page.wait_for_load_state()
+        sweep.look(page, f"import refused {lang}")
+        sweep.visit(page, f"{url}/rules/", f"rule books {lang}")
+        for game in GAMES:
+            sweep.visit(page, f"{url}/rules/{game}", f"rule book {game} {lang}")
+            sweep.visit(page, f"{url}/desk/?game={game}", f"desk {game} {lang}")
+        sweep.visit(page, f"{url}/desk/?game=mulle&table=4H+9D&played=QH&taken=4H+9D",
+                    f"desk verdict {lang}")
+        sweep.visit(page, f"{url}/offline", f"offline {lang}")
+        page.goto(f"{url}/t/no-such-table")
+        sweep.look(page, f"not found {lang}")
+        page.goto(f"{url}/t/{stranger}")
+        sweep.look(page, f"forbidden {lang}")
+    sweep.verdict()
