@@ -1,0 +1,99 @@
+"""Stored tables survive a stricter engine (issue 25): a move the table accepted under older rules
+stands, one the engine cannot carry out is set aside — both shown with the rule the current
+version cites, once — and new moves are judged by the current rules. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from tests.web.conftest import Api
+
+# What an older version accepted and this one refuses: 2♥ does not add up to 4♥ (MULLE-CAP-4).
+REFUSED_NOW = {"type": "play", "player": 1, "card": "2H", "capture": ["4H"]}
+# A card the table does not hold: no version could carry it out (MULLE-TURN-2).
+IMPOSSIBLE = {"type": "play", "player": 1, "card": "3C", "capture": ["QS"]}
+
+
+def stored(app: Flask, table: dict[str, Any], payload: Any, raw: str | None = None) -> int:
+    """Append ``payload`` to the table's log straight in the database, past the engine and this
+    process's caches (as an older version, a hand edit or a truncated write left it)."""
+    from sqlalchemy import text
+
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Event, Table
+
+    with app.app_context():
+        row = db.session.get(Table, table["id"])
+        seq = row.head_seq + 1
+        kind = payload.get("type") if isinstance(payload, dict) and isinstance(payload.get("type"), str) else "?"
+        db.session.add(Event(table_id=table["id"], seq=seq, type=kind[:32], payload=payload))
+        row.head_seq = seq
+        db.session.commit()
+        if raw is not None:  # the column's own text, as no JSON encoder would write it
+            db.session.execute(text("UPDATE events SET payload = :raw WHERE table_id = :t AND seq = :s"),
+                               {"raw": raw, "t": table["id"], "s": seq})
+            db.session.commit()
+    return seq
+
+
+def forget_caches() -> None:
+    from scorekeeper.service import cache, facts_cache
+
+    cache.clear()
+    facts_cache.clear()
+
+
+def mulle(api: Api) -> dict[str, Any]:
+    table = api.table(game="mulle", players=["Anna", "Bo"])
+    dealt = api.post(table, {"type": "deal", "dealer": 0, "table": ["4H", "9S", "KC", "7D"]})
+    assert dealt.status_code == 201, dealt.json
+    assert dealt.json["state"]["to_act"] == 1
+    return table
+
+
+def test_a_stored_move_the_rules_now_refuse_stands_and_the_table_plays_on(app: Flask, api: Api) -> None:
+    table = mulle(api)
+    assert api.post(table, REFUSED_NOW).json["error"]["rule"] == "MULLE-CAP-4"  # refused when entered now
+    seq = stored(app, table, REFUSED_NOW)
+    forget_caches()
+    got = api.get(table)
+    assert got.status_code == 200, got.json
+    body = got.json
+    assert body["seq"] == seq and body["state"]["to_act"] == 0
+    assert body["state"]["table"] == ["9S", "KC", "7D"]  # 2♥ took 4♥ as the table accepted it
+    assert body["stored_moves"] == [{"seq": seq, "status": "stands", "rule": "MULLE-CAP-4",
+                                     "message": body["stored_moves"][0]["message"]}]
+    assert "2♥" in body["stored_moves"][0]["message"] or "2H" in body["stored_moves"][0]["message"]
+    # New moves are judged by the current rules, and the table plays on.
+    assert api.post(table, {"type": "play", "player": 0, "card": "3H", "capture": ["9S"]}).status_code == 422
+    moved = api.post(table, {"type": "play", "player": 0, "card": "9C", "capture": ["9S"]})
+    assert moved.status_code == 201, moved.json
+    assert api.get(table).json["stored_moves"][0]["seq"] == seq
+    assert api.undo(table).status_code == 200
+    assert api.undo(table).status_code == 200  # takes back the stored move itself
+    assert api.get(table).json["stored_moves"] == []
+    for page in ("", "/history"):
+        html = app.test_client().get(f"/t/{table['id']}{page}?token={table['read_token']}")
+        assert html.status_code == 200, page
+
+
+def test_a_stored_move_the_engine_cannot_carry_out_is_set_aside_visibly(app: Flask, api: Api) -> None:
+    table = mulle(api)
+    seq = stored(app, table, IMPOSSIBLE)
+    forget_caches()
+    body = api.get(table).json
+    assert body["seq"] == seq and body["state"]["to_act"] == 1 and len(body["state"]["table"]) == 4
+    assert [(m["seq"], m["status"], m["rule"]) for m in body["stored_moves"]] == [(seq, "set_aside", "MULLE-TURN-2")]
+    moved = api.post(table, {"type": "play", "player": 1, "card": "9C", "capture": ["9S"]})
+    assert moved.status_code == 201, moved.json
+    client = app.test_client()
+    history = client.get(f"/t/{table['id']}/history?token={table['read_token']}")
+    assert history.status_code == 200
+    html = history.get_data(as_text=True)
+    assert html.count(f'data-stored-move="{seq}"') == 1 and "MULLE-TURN-2" in html
+    page = client.get(f"/t/{table['id']}?token={table['read_token']}").get_data(as_text=True)
+    assert page.count(f'data-stored-move="{seq}"') == 1
+    exported = api.events(table).json["events"]
+    assert [e["event"] for e in exported][1] == IMPOSSIBLE  # the log itself is never rewritten
