@@ -23,7 +23,13 @@ from typing import Any
 
 from sqlalchemy import Text, cast, select
 
-from scorekeeper.engine.core import MalformedEvent, NotationError, RuleViolation, collector_paused, trusting
+from scorekeeper.engine.core import (
+    MalformedEvent,
+    NotationError,
+    RuleViolation,
+    collector_paused,
+    trusting,
+)
 from scorekeeper.engine.messages import M, Msg
 from scorekeeper.extensions import db
 from scorekeeper.localize import localize

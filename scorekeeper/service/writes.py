@@ -22,7 +22,14 @@ from scorekeeper.service.errors import (
     from_engine,
 )
 from scorekeeper.service.facts import TableFacts, facts_cache, facts_of, table_facts
-from scorekeeper.service.snapshots import Snapshot, cache, judged_replay, rules_for, snapshot, state_json
+from scorekeeper.service.snapshots import (
+    Snapshot,
+    cache,
+    judged_replay,
+    rules_for,
+    snapshot,
+    state_json,
+)
 from scorekeeper.service.stored import Verdict
 from scorekeeper.service.tables import NOT_TEXT
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from scorekeeper.engine.core.dispatch import Alias, Dispatch, Handler, canonical
 from scorekeeper.engine.core.errors import MalformedEvent, NotationError, RuleViolation, SetupError
 from scorekeeper.engine.core.evolve import evolve, quick_init
-from scorekeeper.engine.core.lenience import overrule, trusting
 from scorekeeper.engine.core.fields import (
     bool_field,
     card_field,
@@ -17,6 +16,7 @@ from scorekeeper.engine.core.fields import (
     str_field,
     suit_field,
 )
+from scorekeeper.engine.core.lenience import overrule, trusting
 from scorekeeper.engine.core.proposal import Proposal
 from scorekeeper.engine.core.protocol import (
     JSON,
