@@ -15,7 +15,8 @@ from scorekeeper.engine.core import MalformedEvent, RuleViolation
 from scorekeeper.extensions import db
 from scorekeeper.models import Table
 from scorekeeper.service.errors import ENGINE_SLIPS
-from scorekeeper.service.snapshots import _rows, effective_events, judged_replay, new_state
+from scorekeeper.service.snapshots import effective_events, judged_replay, new_state
+from scorekeeper.service.stored import raw_rows
 
 # What a row counts under when the table holds an entry no rule judges (an unreadable entry), or
 # cannot even be opened with its options any more.
@@ -77,7 +78,8 @@ def check_tables() -> Report:
             except (RuleViolation, MalformedEvent, *ENGINE_SLIPS) as exc:
                 note(getattr(exc, "rule", None) or DAMAGED, "cannot_open")
                 continue
-            effective = effective_events(list(_rows(table.id, table.head_seq)))
+            # Read as text: the check must not stop at a payload that is not JSON.
+            effective = effective_events([(seq, payload) for seq, payload, _by, _at in raw_rows(table.id)])
             report.moves += len(effective)
             for verdict in judged_replay(table, effective)[1]:
                 note(verdict.rule or DAMAGED, verdict.status)

@@ -31,7 +31,7 @@ from scorekeeper.service.snapshots import (
     rules_for,
     snapshot,
 )
-from scorekeeper.service.stored import Verdict, is_event, raw_rows
+from scorekeeper.service.stored import Verdict, is_event, unreadable_rows
 from scorekeeper.service.tables import clean_players, create_table
 from scorekeeper.service.writes import check_event
 
@@ -68,8 +68,7 @@ def _log(table: Table) -> list[_Row]:
             .where(Event.table_id == table.id).order_by(Event.seq)
         ).all()
     except ValueError:  # a payload that is not JSON (a truncated write)
-        db.session.rollback()
-        rows = raw_rows(table.id)
+        rows = unreadable_rows(table.id)
     return [_Row(*row) for row in rows]
 
 

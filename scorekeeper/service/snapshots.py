@@ -19,7 +19,7 @@ from scorekeeper.localize import localize
 from scorekeeper.models import Event, Table
 from scorekeeper.service.errors import ENGINE_SLIPS
 from scorekeeper.service.facts import TableFacts
-from scorekeeper.service.stored import Verdict, lenient_fold, raw_rows, verdicts_json
+from scorekeeper.service.stored import Verdict, lenient_fold, unreadable_rows, verdicts_json
 
 logger = logging.getLogger(__name__)
 
@@ -148,8 +148,7 @@ def _rows(table_id: str, upto: int) -> Sequence[tuple[int, dict[str, Any]]]:
             select(Event.seq, Event.payload).where(Event.table_id == table_id, Event.seq <= upto).order_by(Event.seq)
         ).all()
     except ValueError:  # a payload that is not JSON (a truncated write)
-        db.session.rollback()
-        return [(seq, payload) for seq, payload, _by, _at in raw_rows(table_id, upto)]
+        return [(seq, payload) for seq, payload, _by, _at in unreadable_rows(table_id, upto)]
 
 
 def snapshot(table: Table | TableFacts, head: int | None = None, rows: Rows = _rows) -> Snapshot:

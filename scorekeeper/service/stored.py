@@ -109,6 +109,13 @@ def lenient_fold(rules: Any, state: Any, effective: Sequence[tuple[int, Any]]) -
     return state, tuple(verdicts)
 
 
+def unreadable_rows(table_id: str, upto: int | None = None) -> list[tuple[int, Any, int | None, Any]]:
+    """:func:`raw_rows`, after the JSON type failed on the table's log: said in the server's log."""
+    db.session.rollback()
+    logger.warning("table %s holds a stored entry that is not JSON", table_id)
+    return raw_rows(table_id, upto)
+
+
 def load_payload(raw: Any) -> Any:
     """A payload column's value as stored text may hold it: JSON, else :class:`Unreadable`."""
     if not isinstance(raw, (str, bytes)):
@@ -127,5 +134,4 @@ def raw_rows(table_id: str, upto: int | None = None) -> list[tuple[int, Any, int
     if upto is not None:
         query = query.where(Event.seq <= upto)
     rows = db.session.execute(query.order_by(Event.seq)).all()
-    logger.warning("table %s holds a stored entry that is not JSON", table_id)
     return [(seq, load_payload(text), author, at) for seq, text, author, at in rows]
