@@ -76,6 +76,11 @@ def test_a_stored_move_the_rules_now_refuse_stands_and_the_table_plays_on(app: F
     moved = api.post(table, {"type": "play", "player": 0, "card": "9C", "capture": ["9S"]})
     assert moved.status_code == 201, moved.json
     assert api.get(table).json["stored_moves"][0]["seq"] == seq
+    # The review replays the log by the current rules: the move they refuse is a 422 naming it, not a 500.
+    review = app.test_client().get(f"/api/v1/tables/{table['id']}/review",
+                                   headers={"Authorization": f"Bearer {table['read_token']}"})
+    assert review.status_code == 422 and review.json["error"]["rule"] == "MULLE-CAP-4"
+    assert app.test_client().get(f"/t/{table['id']}/review?token={table['read_token']}").status_code == 422
     assert api.undo(table).status_code == 200
     assert api.undo(table).status_code == 200  # takes back the stored move itself
     assert api.get(table).json["stored_moves"] == []
@@ -94,6 +99,7 @@ def test_a_stored_move_the_engine_cannot_carry_out_is_set_aside_visibly(app: Fla
     moved = api.post(table, {"type": "play", "player": 1, "card": "9C", "capture": ["9S"]})
     assert moved.status_code == 201, moved.json
     client = app.test_client()
+    assert client.get(f"/t/{table['id']}/review?token={table['read_token']}").status_code == 200
     history = client.get(f"/t/{table['id']}/history?token={table['read_token']}")
     assert history.status_code == 200
     html = history.get_data(as_text=True)
@@ -139,6 +145,7 @@ def test_a_damaged_entry_never_gives_500(app: Flask, api: Api) -> None:
     assert [(m["seq"], m["status"]) for m in body["stored_moves"]] == [(s, "damaged") for s in seqs.values()]
     assert all(m["message"] for m in body["stored_moves"])
     client = app.test_client()
+    assert client.get(f"/t/{table['id']}/review?token={table['read_token']}").status_code == 200
     for page in ("", "/history"):
         html = client.get(f"/t/{table['id']}{page}?token={table['read_token']}")
         assert html.status_code == 200, page
