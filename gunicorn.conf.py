@@ -1,5 +1,5 @@
 """gunicorn settings for the Procfile and `make serve`: the ones `make run` uses too, kept in
-`scorekeeper/server.py` (which explains the worker and thread sizing for open event streams)."""
+`scorekeeper/server.py` (which explains the gevent worker and the stream cap)."""
 
 from scorekeeper.server import settings
 

@@ -93,6 +93,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.wsgi_app = WhiteNoise(app.wsgi_app, root=str(STATIC), prefix="static/",  # type: ignore[method-assign]
                               max_age=app.config.get("STATIC_MAX_AGE", 3600), immutable_file_test=is_immutable)
 
+    if app.config.get("PROXY_COUNT"):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = int(app.config["PROXY_COUNT"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+
     from scorekeeper.web import register
 
     register(app)

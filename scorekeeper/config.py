@@ -77,9 +77,20 @@ def from_env(instance: Path) -> dict[str, Any]:
         "RATE_LIMIT_CREATE": os.environ.get("RATE_LIMIT_CREATE", "30 per hour;5 per minute"),
         "RATE_LIMIT_EVENTS": os.environ.get("RATE_LIMIT_EVENTS", "600 per minute"),
         "TABLE_EXPIRY_DAYS": int(os.environ.get("TABLE_EXPIRY_DAYS", "30")),
-        # Streams beyond this are answered 503 (the phone retries), so writes always find a
-        # thread; gunicorn.conf.py sets it from its thread count. 0 = no cap (dev server).
+        # Streams beyond this are answered 503 (the phone retries), so moves always find a
+        # connection; scorekeeper/server.py sizes it from the worker's connections and memory.
+        # 0 = no cap (the development server).
         "SSE_MAX_STREAMS": int(os.environ.get("SSE_MAX_STREAMS", "0")),
-        "SSE_PING_SECONDS": 15.0,
-        "SSE_MAX_SECONDS": 600.0,
+        # One address may hold this many streams per worker: a club's Wi-Fi is one address for
+        # hundreds of phones, a client opening thousands is not a table. 0 = no cap.
+        "SSE_MAX_PER_ADDRESS": int(os.environ.get("SSE_MAX_PER_ADDRESS", "1000")),
+        "SSE_PING_SECONDS": float(os.environ.get("SSE_PING_SECONDS", "15")),
+        "SSE_MAX_SECONDS": float(os.environ.get("SSE_MAX_SECONDS", "600")),
+        # A phone reconnects after SSE_RETRY_MS plus up to SSE_RETRY_JITTER_MS: a restart's
+        # thousands of phones come back spread over seconds.
+        "SSE_RETRY_MS": int(os.environ.get("SSE_RETRY_MS", "1000")),
+        "SSE_RETRY_JITTER_MS": int(os.environ.get("SSE_RETRY_JITTER_MS", "4000")),
+        # Behind a reverse proxy: how many proxies set X-Forwarded-For (and -Proto, -Host), so a
+        # client's address (rate limits, the per-address stream cap) is the phone's, not the proxy's.
+        "PROXY_COUNT": int(os.environ.get("PROXY_COUNT", "0")),
     }

@@ -7,36 +7,51 @@ the same broker, so a phone on worker 1 hears a move written through worker 2.
 
 from __future__ import annotations
 
+import random
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 
 class Broker:
+    """Heads and seat changes per table, and the streams waiting on them.
+
+    A table's condition lives only while a stream waits on it, so a server that has seen a hundred
+    thousand tables keeps conditions for the few hundred with a phone open.
+    """
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._conditions: dict[str, threading.Condition] = {}
+        self._waiting: dict[str, int] = {}  # per table, streams inside wait()
         self._heads: dict[str, int] = {}
         self._seatings: dict[str, int] = {}  # per table, how often a phone changed seats
+        self._seat_notes: dict[str, None] = {}  # seat changes counted already (local and via NOTIFY)
         self._closed = False
-
-    def _condition(self, table_id: str) -> threading.Condition:
-        cond = self._conditions.get(table_id)
-        if cond is None:
-            cond = self._conditions.setdefault(table_id, threading.Condition(self._lock))
-        return cond
 
     def publish(self, table_id: str, seq: int) -> None:
         with self._lock:
             self._heads[table_id] = max(seq, self._heads.get(table_id, 0))
-            cond = self._conditions.get(table_id)  # none yet: no stream of this table is waiting
+            cond = self._conditions.get(table_id)  # none: no stream of this table is waiting
             if cond is not None:
                 cond.notify_all()
 
-    def reseat(self, table_id: str) -> None:
-        """A phone took or left a seat: the phones' pages show who sits where (not a move)."""
+    def reseat(self, table_id: str, note: str | None = None) -> None:
+        """A phone took or left a seat: the phones' pages show who sits where (not a move).
+
+        ``note`` names the change, so hearing it twice (from this worker and back through
+        PostgreSQL's NOTIFY) counts it once."""
         with self._lock:
+            if note is not None:
+                if note in self._seat_notes:
+                    return
+                self._seat_notes[note] = None
+                if len(self._seat_notes) > 4096:
+                    del self._seat_notes[next(iter(self._seat_notes))]
             self._seatings[table_id] = self._seatings.get(table_id, 0) + 1
-            self._condition(table_id).notify_all()
+            cond = self._conditions.get(table_id)
+            if cond is not None:
+                cond.notify_all()
 
     def seatings(self, table_id: str) -> int:
         with self._lock:
@@ -52,11 +67,31 @@ class Broker:
         """The newest seq above ``after``, or None when ``timeout`` passes first (time for a ping)
         or, when ``seatings`` is given, when the seats changed since that count."""
         with self._lock:
-            cond = self._condition(table_id)
-            cond.wait_for(lambda: self._closed or self._heads.get(table_id, 0) > after
-                          or (seatings is not None and self._seatings.get(table_id, 0) != seatings), timeout)
+            cond = self._conditions.get(table_id)
+            if cond is None:
+                cond = self._conditions[table_id] = threading.Condition(self._lock)
+            self._waiting[table_id] = self._waiting.get(table_id, 0) + 1
+            try:
+                cond.wait_for(lambda: self._closed or self._heads.get(table_id, 0) > after
+                              or (seatings is not None and self._seatings.get(table_id, 0) != seatings), timeout)
+            finally:
+                left = self._waiting[table_id] - 1
+                if left:
+                    self._waiting[table_id] = left
+                else:
+                    del self._waiting[table_id]
+                    del self._conditions[table_id]
             head = self._heads.get(table_id, 0)
             return head if head > after else None
+
+    def waiting(self) -> int:
+        """Streams waiting now, over all tables."""
+        with self._lock:
+            return sum(self._waiting.values())
+
+    def conditions(self) -> int:
+        with self._lock:
+            return len(self._conditions)
 
     def close(self) -> None:
         """Wake every stream so it can end (graceful shutdown)."""
@@ -82,36 +117,49 @@ def seats_message(seq: int, table_id: str, seatings: int) -> str:
 
 
 def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: float = 600.0,
-           source: Broker | None = None, seats: bool = False) -> Iterator[str]:
+           source: Broker | None = None, seats: bool = False, retry_ms: int = 1000,
+           spread: Callable[[], float] = random.random) -> Iterator[str]:
     """One SSE message per new seq, starting with the current head so a reconnecting phone catches up.
 
-    The stream ends by itself after ``max_seconds``; the browser reconnects (``retry``), which frees
-    the worker thread of a phone that went to sleep without closing its connection. With ``seats``
-    (the phones' own stream, not the JSON API's) a change of who sits where is announced too, so a
+    The stream ends by itself after ``max_seconds`` (less up to a fifth, drawn by ``spread``, so
+    phones that came together do not all reconnect together) and the browser reconnects after
+    ``retry_ms``, which frees the connection of a phone that went to sleep without closing it. The
+    first ping comes after half to all of ``ping_every``, for the same reason. With ``seats`` (the
+    phones' own stream, not the JSON API's) a change of who sits where is announced too, so a
     phone whose seat was taken over hears it at once.
     """
-    import time
-
     source = source or broker
     source.seen(table_id, head)
     seatings = source.seatings(table_id) if seats else None
-    deadline = time.monotonic() + max_seconds
-    yield "retry: 1000\n\n"
+    deadline = time.monotonic() + max_seconds * (1 - spread() / 5)
+    yield f"retry: {retry_ms}\n\n"
     yield sse_message(head, table_id)
     last = head
-    while time.monotonic() < deadline and not source.closed:
-        new = source.wait(table_id, last, ping_every, seatings)
+    pause = ping_every * (0.5 + spread() / 2)
+    while not source.closed:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        new = source.wait(table_id, last, min(pause, left), seatings)
+        pause = ping_every
         if seatings is not None and source.seatings(table_id) != seatings:
             seatings = source.seatings(table_id)
             yield seats_message(last, table_id, seatings)
             if new is None:
                 continue
         if new is None:
-            yield ": ping\n\n"
+            if not source.closed and time.monotonic() < deadline:
+                yield ": ping\n\n"
             continue
         for seq in range(last + 1, new + 1):
             yield sse_message(seq, table_id)
         last = new
+
+
+def retry_ms(base: int, jitter: int, draw: Callable[[], float] = random.random) -> int:
+    """The reconnect delay a stream tells its phone: ``base`` plus up to ``jitter`` ms, so ten
+    thousand phones cut by a restart come back spread over seconds, not in one burst."""
+    return base + int(jitter * draw())
 
 
 # --- PostgreSQL fan-out across workers --------------------------------------------------------
@@ -119,6 +167,26 @@ def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: f
 # A write sends pg_notify on it inside its own transaction (service/store.py), so a rolled-back
 # write is never announced.
 CHANNEL = "table_events"
+
+
+SEATS = "seats:"
+
+
+def seats_payload(table_id: str, note: str) -> str:
+    """A seat change announced to every worker: ``seats:<note>:<table>``."""
+    return f"{SEATS}{note}:{table_id}"
+
+
+def deliver(target: Broker, payload: str) -> None:
+    """One NOTIFY payload into the broker: ``<table>:<seq>`` for a move, ``seats:…`` for a seat."""
+    if payload.startswith(SEATS):
+        note, _, table_id = payload[len(SEATS):].partition(":")
+        if table_id:
+            target.reseat(table_id, note)
+        return
+    table_id, _, seq = payload.rpartition(":")
+    if seq.isdigit():
+        target.publish(table_id, int(seq))
 
 
 _listener_started: set[str] = set()
@@ -144,9 +212,7 @@ def start_pg_listener(dsn: str, target: Broker | None = None) -> threading.Threa
                     conn.execute(f"LISTEN {CHANNEL}")
                     while not target.closed:
                         for note in conn.notifies(timeout=5):
-                            table_id, _, seq = note.payload.rpartition(":")
-                            if seq.isdigit():
-                                target.publish(table_id, int(seq))
+                            deliver(target, note.payload)
             except Exception:  # noqa: BLE001 - a dropped connection must not end live updates
                 time.sleep(1)
 

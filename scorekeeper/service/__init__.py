@@ -45,14 +45,14 @@ from scorekeeper.service.snapshots import (
     stored_moves,
 )
 from scorekeeper.service.stored import Unreadable, Verdict, is_event
-from scorekeeper.service.tables import capability, clean_players, create_table, get_table
-from scorekeeper.service.writes import Recorded, check_event, record, undo
+from scorekeeper.service.tables import capability, clean_players, create_table, get_table, head_seq
+from scorekeeper.service.writes import Recorded, announce_seats, check_event, record, undo
 
 __all__ = [
     "ENGINE_SLIPS", "MAX_EVENTS_PER_IMPORT", "MAX_EVENT_BYTES", "MAX_NAME", "PLATFORM_OPTIONS", "HistoryRow",
-    "Recorded", "RuleViolation", "Snapshot", "SnapshotCache", "TableError", "bad_request", "cache", "capability",
+    "Recorded", "RuleViolation", "announce_seats", "Snapshot", "SnapshotCache", "TableError", "bad_request", "cache", "capability",
     "check_event", "clean_players", "create_table", "describe_sides", "effective_events", "engine_options",
-    "export", "from_engine", "get_table", "history", "import_table", "new_state", "record", "replay", "rules_for",
+    "export", "from_engine", "get_table", "head_seq", "history", "import_table", "new_state", "record", "replay", "rules_for",
     "seat_names", "snapshot", "table_names", "state_json", "undo", "TableFacts", "facts_cache", "facts_of",
     "table_facts", "judged_replay", "stored_moves", "Unreadable", "Verdict", "is_event",
 ]

@@ -20,8 +20,10 @@ MAX_EVENTS_PER_IMPORT = 20_000
 class TableError(Exception):
     """Anything the service refuses; carries its HTTP status and the rule id where there is one."""
 
-    def __init__(self, status: int, code: str, message: str, rule: str | None = None, **extra: Any) -> None:
+    def __init__(self, status: int, code: str, message: str, rule: str | None = None,
+                 headers: dict[str, str] | None = None, **extra: Any) -> None:
         super().__init__(message)
+        self.headers = headers or {}  # sent beside the body (Retry-After of a 503), not in it
         self.status = status
         self.code = code
         self.message = message

@@ -104,6 +104,17 @@ def get_table(table_id: str) -> Table:
     return table
 
 
+def head_seq(table_id: str) -> int:
+    """A table's newest seq, read alone (an event stream opening needs nothing else): 404 when
+    the table is gone. A restart's thousands of reconnecting phones each cost this one query."""
+    from sqlalchemy import text
+
+    head = db.session.execute(text("SELECT head_seq FROM tables WHERE id = :id"), {"id": table_id}).scalar()
+    if head is None:
+        raise TableError(404, "not_found", tr("there is no table %(table)s", table=repr(table_id)))
+    return int(head)
+
+
 def capability(table: Table, token: str | None) -> str | None:
     """'write', 'read' or None; compared in constant time so a token cannot be guessed byte by byte."""
     if not token:

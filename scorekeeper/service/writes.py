@@ -239,3 +239,20 @@ def _announce(table_id: str, seq: int) -> None:
     from scorekeeper.live import broker
 
     broker.publish(table_id, seq)
+
+
+def announce_seats(table_id: str) -> None:
+    """Someone took or left a seat at this table: every phone redraws who sits where, on every
+    worker (PostgreSQL's NOTIFY, as a move is announced) and on this one at once."""
+    import secrets
+
+    from sqlalchemy import text
+
+    from scorekeeper.live import CHANNEL, broker, seats_payload
+
+    note = secrets.token_hex(8)
+    if db.engine.dialect.name == "postgresql":
+        db.session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                           {"channel": CHANNEL, "payload": seats_payload(table_id, note)})
+        db.session.commit()
+    broker.reseat(table_id, note)

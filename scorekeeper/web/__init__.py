@@ -42,11 +42,11 @@ def register(app: Flask) -> None:
     @app.errorhandler(TableError)
     def table_error(exc: TableError) -> Any:
         if request.path.startswith("/api/"):
-            return jsonify(exc.to_json()), exc.status
+            return jsonify(exc.to_json()), exc.status, exc.headers
         from werkzeug.exceptions import default_exceptions
 
         page = default_exceptions.get(exc.status, default_exceptions[400])(exc.message)
-        return render_template("error.html", error=page), exc.status
+        return render_template("error.html", error=page), exc.status, exc.headers
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:

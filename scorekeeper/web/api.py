@@ -10,6 +10,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from scorekeeper import service
 from scorekeeper.engine.base import MalformedEvent
 from scorekeeper.extensions import csrf, limiter
+from scorekeeper.live import retry_ms
 from scorekeeper.live import stream as live_stream
 from scorekeeper.localize import tr
 from scorekeeper.models import Table
@@ -22,8 +23,8 @@ csrf.exempt(bp)  # the API authenticates with bearer tokens, not cookies
 
 
 @bp.errorhandler(TableError)
-def table_error(exc: TableError) -> tuple[Response, int]:
-    return jsonify(exc.to_json()), exc.status
+def table_error(exc: TableError) -> tuple[Response, int, dict[str, str]]:
+    return jsonify(exc.to_json()), exc.status, exc.headers
 
 
 def _body() -> dict[str, Any]:
@@ -138,33 +139,88 @@ def events(table_id: str) -> Response:
 
 @bp.get("/tables/<table_id>/stream")
 def stream(table_id: str) -> Response:
-    table = _authorised(table_id, "read")
-    head = table.head_seq
-    return sse_response(table.id, head)
+    # From the facts this process keeps and the head alone: after a restart every phone opens its
+    # stream again within seconds, and each open must cost as little as it can.
+    token = _token("read")
+    facts = service.table_facts(table_id)
+    _allowed(facts, token, "read")
+    return sse_response(facts.id, service.head_seq(facts.id))
 
 
-_open_streams = 0
-_streams_lock = threading.Lock()
+class StreamGate:
+    """Open event streams in this worker, in all and per client address, within their caps.
+
+    Past the cap a phone is answered 503 with ``Retry-After`` and its EventSource retries later:
+    connections stay free for moves and page loads. The per-address cap stops one client that
+    opens streams and never reads from taking the server from every other table, yet is generous
+    enough for a club whose Wi-Fi is one address for hundreds of phones.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.open = 0
+        self.by_address: dict[str, int] = {}
+
+    def enter(self, address: str, cap: int, per_address: int) -> str | None:
+        """Count a stream in, or say which cap refuses it (``"server"`` or ``"address"``)."""
+        with self._lock:
+            if cap and self.open >= cap:
+                return "server"
+            held = self.by_address.get(address, 0)
+            if per_address and held >= per_address:
+                return "address"
+            self.open += 1
+            self.by_address[address] = held + 1
+            return None
+
+    def leave(self, address: str) -> None:
+        with self._lock:
+            self.open -= 1
+            left = self.by_address.get(address, 1) - 1
+            if left > 0:
+                self.by_address[address] = left
+            else:
+                self.by_address.pop(address, None)
+
+
+gate = StreamGate()
+
+
+_metrics: list[Any] = []
+
+
+def _metric(name: str, *args: Any) -> None:
+    """Count for the operator's /metrics when that module is there (looked up once)."""
+    if not _metrics:
+        try:
+            from scorekeeper import metrics
+        except ImportError:
+            metrics = None  # type: ignore[assignment]
+        _metrics.append(metrics)
+    hook = getattr(_metrics[0], name, None)
+    if hook is not None:
+        hook(*args)
 
 
 def sse_response(table_id: str, head: int, seats: bool = False) -> Response:
-    """The event stream, unless this worker already holds its cap of streams (then 503 and the
-    phone's EventSource retries): a write must always find a free thread."""
-    global _open_streams
+    """The event stream, unless this worker holds its cap of streams (in all, or from this
+    address): then 503 with ``Retry-After`` and the phone's EventSource retries."""
     cfg = current_app.config
-    cap = int(cfg.get("SSE_MAX_STREAMS") or 0)
-    with _streams_lock:
-        if cap and _open_streams >= cap:
-            raise TableError(503, "busy", tr("too many open live streams on this server; retrying"))
-        _open_streams += 1
+    address = request.remote_addr or "-"
+    refused = gate.enter(address, int(cfg.get("SSE_MAX_STREAMS") or 0), int(cfg.get("SSE_MAX_PER_ADDRESS") or 0))
+    if refused is not None:
+        _metric("stream_refused", refused)
+        wait = str(retry_ms(5, 25))  # seconds: spread the retries of a crowd turned away together
+        raise TableError(503, "busy", tr("too many open live streams on this server; retrying"),
+                         headers={"Retry-After": wait})
+    _metric("stream_opened")
 
     def release() -> None:  # the server calls it once, however the stream ends
-        global _open_streams
-        with _streams_lock:
-            _open_streams -= 1
+        gate.leave(address)
+        _metric("stream_closed")
 
     gen = live_stream(table_id, head, ping_every=cfg["SSE_PING_SECONDS"], max_seconds=cfg["SSE_MAX_SECONDS"],
-                      seats=seats)
+                      seats=seats, retry_ms=retry_ms(int(cfg["SSE_RETRY_MS"]), int(cfg["SSE_RETRY_JITTER_MS"])))
     response = Response(gen, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     response.call_on_close(release)
@@ -172,7 +228,7 @@ def sse_response(table_id: str, head: int, seats: bool = False) -> Response:
 
 
 def open_streams() -> int:
-    return _open_streams
+    return gate.open
 
 
 @bp.get("/games")

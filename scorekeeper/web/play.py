@@ -83,10 +83,14 @@ def undo(table_id: str) -> WerkzeugResponse | tuple[str, int]:
 
 @bp.get("/t/<table_id>/stream")
 def stream(table_id: str) -> Response:
-    table = load(table_id)
-    if access.cap_of(table) is None:
+    # The facts this process keeps and the head alone (a restart reopens every phone's stream).
+    try:
+        facts = service.table_facts(table_id)
+    except TableError:
+        abort(404)
+    if access.cap_of(facts) is None:
         abort(403)
-    return sse_response(table.id, table.head_seq, seats=True)
+    return sse_response(facts.id, service.head_seq(facts.id), seats=True)
 
 
 @bp.get("/t/<table_id>/preview")

@@ -24,7 +24,6 @@ from scorekeeper import service
 from scorekeeper.engine import RULES, RULES_VERSION
 from scorekeeper.engine.messages import TableNames, isolate
 from scorekeeper.extensions import limiter
-from scorekeeper.live import broker
 from scorekeeper.models import Table
 from scorekeeper.service import TableError
 from scorekeeper.web import access, json_input
@@ -195,7 +194,7 @@ def seat(table_id: str) -> WerkzeugResponse | str:
         access.take_seat(table, seat)
     else:
         abort(400)
-    broker.reseat(table.id)
+    service.announce_seats(table.id)
     return redirect(url_for("tables.show", table_id=table.id))
 
 

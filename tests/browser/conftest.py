@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 CHROMIUM = "/usr/bin/chromium"
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -48,22 +46,55 @@ def live_server(live_app: tuple[str, object]) -> str:
     return live_app[0]
 
 
-@pytest.fixture
-def live_app(tmp_path: Path) -> Iterator[tuple[str, object]]:
-    """The app on a free loopback port; PUBLIC_URL points QR codes at it, so no traffic leaves 127.0.0.1."""
+# The server phones get: gunicorn with the project's settings (the gevent worker), one per test
+# session on a SQLite file of its own; each test's tables are its own (ids are random). Streams
+# rotate and phones reconnect faster than in production so the tests need not wait.
+SERVER_ENV = {"SECRET_KEY": "browser", "SSE_PING_SECONDS": "2", "SSE_MAX_SECONDS": "60",
+              "SSE_RETRY_JITTER_MS": "200"}
+
+
+@pytest.fixture(scope="session")
+def browser_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    from tests.servers import Server, migrate
+
+    db_file = tmp_path_factory.mktemp("browser") / "b.sqlite"
+    url = f"sqlite:///{db_file}"
+    migrate(url)
+    server = Server(url, **SERVER_ENV)
+    yield server.base, db_file
+    server.stop()
+
+
+def local_app(db_file: Path, base: str) -> object:
+    """An app on the server's database, for a test that sets a table up without the browser."""
     from scorekeeper import create_app
-    from scorekeeper.extensions import db
     from scorekeeper.service import cache
 
     cache.clear()
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'b.sqlite'}", "SECRET_KEY": "browser",
-                      "SSE_PING_SECONDS": 2.0, "SSE_MAX_SECONDS": 60.0})
-    with app.app_context():
-        db.create_all()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    url = f"http://127.0.0.1:{server.server_port}"
-    app.config["PUBLIC_URL"] = url
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield url, app
-    server.shutdown()
+    return create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}", "SECRET_KEY": "browser",
+                       "PUBLIC_URL": base, "TESTING_NO_LISTENER": True, "RATELIMIT_ENABLED": False})
+
+
+@pytest.fixture
+def live_app(browser_server: tuple[str, Path]) -> tuple[str, object]:
+    """The server's address, and an app on its database for setting tables up directly."""
+    base, db_file = browser_server
+    return base, local_app(db_file, base)
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[object]:
+    """A server of this test's own with ``env`` overriding the settings: ``serve(SSE_MAX_SECONDS="1")``."""
+    from tests.servers import Server, migrate
+
+    started: list[Server] = []
+
+    def start(**env: str) -> str:
+        url = f"sqlite:///{tmp_path / f's{len(started)}.sqlite'}"
+        migrate(url)
+        started.append(Server(url, **{**SERVER_ENV, **env}))
+        return started[-1].base
+
+    yield start
+    for server in started:
+        server.stop()

@@ -24,9 +24,8 @@ def watch(browser: Browser, url: str) -> Page:
     return page
 
 
-def test_stream_ends_reconnects_and_catches_up(browser: Browser, live_app) -> None:
-    base, app = live_app
-    app.config["SSE_MAX_SECONDS"] = 1.0  # the server ends every stream after a second
+def test_stream_ends_reconnects_and_catches_up(browser: Browser, serve) -> None:
+    base = serve(SSE_MAX_SECONDS="1")  # the server ends every stream after a second
     table = api(base, "/api/v1/tables", {"game": "scorepad", "players": ["Anna", "Bo"]})
     page = watch(browser, table["watch_url"])
     page.wait_for_timeout(1500)  # the first stream has ended; the browser reconnects by itself

@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 from playwright.sync_api import Browser, expect
-from werkzeug.serving import make_server
 
 
 def test_rule_books_open_offline_in_swedish_and_german(browser: Browser, tmp_path: Path) -> None:
-    from scorekeeper import create_app
-    from scorekeeper.extensions import db
+    from tests.servers import Server, migrate
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'o.sqlite'}", "SECRET_KEY": "offline"})
-    with app.app_context():
-        db.create_all()
+    url = f"sqlite:///{tmp_path / 'o.sqlite'}"
+    migrate(url)
     # Our own server, so the test can really take it away (not only emulate a dropped network).
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    base = f"http://127.0.0.1:{server.server_port}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = Server(url, SECRET_KEY="offline")
+    base = server.base
     try:
         context = browser.new_context(locale="sv-SE", service_workers="allow")
         page = context.new_page()
@@ -29,8 +23,7 @@ def test_rule_books_open_offline_in_swedish_and_german(browser: Browser, tmp_pat
         # The worker is active only once its install has cached the whole shell.
         assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
     finally:
-        server.shutdown()
-        thread.join()
+        server.stop()
 
     page.goto(base + "/rules/kasino?lang=sv#KASINO-TURN-5")
     expect(page.locator("html")).to_have_attribute("lang", "sv")

@@ -1,4 +1,5 @@
-"""Real servers: gunicorn processes against SQLite and a throwaway PostgreSQL.
+"""Real servers: gunicorn processes (the project's own settings: the gevent worker) against SQLite
+and a throwaway PostgreSQL.
 
 * live updates cross workers (PostgreSQL LISTEN/NOTIFY);
 * a server killed with SIGKILL in the middle of a burst loses no acknowledged event.
@@ -8,78 +9,16 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import signal
 import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.servers import Server, migrate
 from tests.web.conftest import need_postgres
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def migrate(url: str) -> None:
-    code = ("from flask_migrate import upgrade; from scorekeeper import create_app; "
-            "app = create_app({'TESTING_NO_LISTENER': True});\nwith app.app_context(): upgrade()")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env={**os.environ, "DATABASE_URL": url,
-                                                                          "SECRET_KEY": "prod-test"})
-
-
-class Server:
-    def __init__(self, url: str, workers: int = 1) -> None:
-        self.port = free_port()
-        env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "prod-test",
-               "PUBLIC_URL": f"http://127.0.0.1:{self.port}", "RATE_LIMIT_EVENTS": "100000 per minute",
-               "RATE_LIMIT_CREATE": "10000 per minute"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-w", str(workers), "-k", "gthread", "--threads", "16",
-             "--no-control-socket", "--graceful-timeout", "2", "-b", f"127.0.0.1:{self.port}",
-             "scorekeeper:create_app()"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if self.request("GET", "/healthz")[0] == 200:
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("server did not start: " + self.proc.stderr.read(2000).decode() if self.proc.stderr else "")
-
-    def request(self, method: str, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        response = conn.getresponse()
-        data = response.read()
-        conn.close()
-        return response.status, (json.loads(data) if data and response.getheader("Content-Type", "").startswith("application/json") else {})
-
-    def kill(self) -> None:
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 @pytest.fixture
