@@ -1,4 +1,5 @@
-"""``flask expire-tables``: forget tables nobody has touched for a while.
+"""``flask expire-tables``: forget tables nobody has touched for a while. ``flask check-tables``:
+before a deploy, which stored tables hold a move this version's rules judge otherwise.
 
 Cron, nightly at 04:10 (documented in README and SECURITY.md):
 ``10 4 * * * cd /srv/scorekeeper && .venv/bin/flask --app scorekeeper expire-tables``
@@ -36,3 +37,16 @@ def register(app: Flask) -> None:
         """Delete tables inactive for more than N days."""
         limit = days if days is not None else int(current_app.config["TABLE_EXPIRY_DAYS"])
         click.echo(f"expired {expire_tables(limit)} table(s) inactive for more than {limit} days")
+
+    @app.cli.command("check-tables")
+    @click.option("--fail", is_flag=True, help="exit 1 when any table holds a move judged otherwise")
+    def check_command(fail: bool) -> None:
+        """Replay every stored table with this version's rules; report, per game and rule id, how
+        many tables hold a move these rules judge otherwise. Changes nothing."""
+        from scorekeeper.service.check import check_tables
+
+        report = check_tables()
+        for line in report.lines():
+            click.echo(line)
+        if fail and report.by_rule:
+            raise SystemExit(1)

@@ -25,6 +25,9 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     write_token: Mapped[str] = mapped_column(String(64), unique=True)
     read_token: Mapped[str] = mapped_column(String(64), unique=True)
     head_seq: Mapped[int] = mapped_column(default=0)
+    # The engine's RULES_VERSION when the table was opened (CHANGELOG.md); NULL: opened before
+    # versions were recorded. A later version replays the table all the same (service/stored.py).
+    rules_version: Mapped[int | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 

@@ -16,7 +16,11 @@ from scorekeeper.engine.mulatschak import Mulatschak
 from scorekeeper.engine.mulle import Mulle
 from scorekeeper.engine.scorepad import ScorePad
 
+# Raised with every release that judges some move otherwise than the one before; CHANGELOG.md
+# lists each such change by rule id under its version. A table records the version it began under.
+RULES_VERSION = 2
+
 # The order is the order of the "new table" form.
 RULES = Registry(ScorePad(), Kasino(), Muggins(), Mulatschak(), Mousel(), Mulle())
 
-__all__ = ["RULES", "MalformedEvent", "NotationError", "RuleViolation", "SetupError"]
+__all__ = ["RULES", "RULES_VERSION", "MalformedEvent", "NotationError", "RuleViolation", "SetupError"]

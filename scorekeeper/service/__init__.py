@@ -36,12 +36,15 @@ from scorekeeper.service.snapshots import (
     cache,
     effective_events,
     engine_options,
+    judged_replay,
     new_state,
     replay,
     rules_for,
     snapshot,
     state_json,
+    stored_moves,
 )
+from scorekeeper.service.stored import Unreadable, Verdict, is_event
 from scorekeeper.service.tables import capability, clean_players, create_table, get_table, head_seq
 from scorekeeper.service.writes import Recorded, announce_seats, check_event, record, undo
 
@@ -51,5 +54,5 @@ __all__ = [
     "check_event", "clean_players", "create_table", "describe_sides", "effective_events", "engine_options",
     "export", "from_engine", "get_table", "head_seq", "history", "import_table", "new_state", "record", "replay", "rules_for",
     "seat_names", "snapshot", "table_names", "state_json", "undo", "TableFacts", "facts_cache", "facts_of",
-    "table_facts",
+    "table_facts", "judged_replay", "stored_moves", "Unreadable", "Verdict", "is_event",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,7 +29,9 @@ from scorekeeper.service.snapshots import (
     effective_events,
     engine_options,
     rules_for,
+    snapshot,
 )
+from scorekeeper.service.stored import Verdict, is_event, unreadable_rows
 from scorekeeper.service.tables import clean_players, create_table
 from scorekeeper.service.writes import check_event
 
@@ -46,39 +49,72 @@ class HistoryRow:
     created_at: Any
     undone: bool
     text: str
+    verdict: Verdict | None = None  # what the current rules say about this stored move, if otherwise
+
+
+@dataclass(frozen=True)
+class _Row:
+    seq: int
+    payload: Any
+    author: int | None
+    created_at: Any
+
+
+def _log(table: Table) -> list[_Row]:
+    """The table's stored entries, damaged ones included."""
+    try:
+        rows = db.session.execute(
+            select(Event.seq, Event.payload, Event.author, Event.created_at)
+            .where(Event.table_id == table.id).order_by(Event.seq)
+        ).all()
+    except ValueError:  # a payload that is not JSON (a truncated write)
+        rows = unreadable_rows(table.id)
+    return [_Row(*row) for row in rows]
+
+
+def _describe(rules: Any, payload: Any, players: TableNames) -> str:
+    if isinstance(payload, dict) and payload.get("type") == "undo":
+        return f"undo #{payload.get('undoes')}"
+    try:
+        return str(localize(rules.describe(payload, players), players))
+    except (RuleViolation, *ENGINE_SLIPS):
+        text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
+        return tr("damaged entry: %(text)s", text=text[:80])
 
 
 def history(table: Table) -> list[HistoryRow]:
-    rows = db.session.execute(
-        select(Event).where(Event.table_id == table.id).order_by(Event.seq)
-    ).scalars().all()
+    rows = _log(table)
+    snap = snapshot(table)
+    verdicts = {v.seq: v for v in snap.verdicts}
     effective = {seq for seq, _ in effective_events([(r.seq, r.payload) for r in rows])}
     rules = rules_for(table)
     players = table_names(table)
     result = []
     for row in rows:
-        if row.payload.get("type") == "undo":
-            text = f"undo #{row.payload.get('undoes')}"
-        else:
-            text = localize(rules.describe(row.payload, players), players)
+        undo = isinstance(row.payload, dict) and row.payload.get("type") == "undo"
+        verdict = verdicts.get(row.seq) if row.seq in effective else None
         result.append(HistoryRow(row.seq, row.payload, row.author, row.created_at,
-                                 row.payload.get("type") != "undo" and row.seq not in effective, text))
+                                 not undo and row.seq not in effective, _describe(rules, row.payload, players),
+                                 verdict))
     return result
 
 
 def export(table: Table) -> dict[str, Any]:
-    rows = db.session.execute(
-        select(Event).where(Event.table_id == table.id).order_by(Event.seq)
-    ).scalars().all()
+    """The log as it is stored; an entry that is no event at all is marked ``"damaged": true``."""
+    events = []
+    for r in _log(table):
+        entry = {"seq": r.seq, "by": r.author, "at": r.created_at.isoformat() + "Z", "event": r.payload}
+        if not is_event(r.payload):
+            entry["damaged"] = True
+        events.append(entry)
     return {
         "format": "scorekeeper/1",
         "game": table.game,
         "mode": table.mode,
         "options": table.options,
         "players": table.players,
-        "events": [
-            {"seq": r.seq, "by": r.author, "at": r.created_at.isoformat() + "Z", "event": r.payload} for r in rows
-        ],
+        "rules_version": table.rules_version,
+        "events": events,
     }
 
 

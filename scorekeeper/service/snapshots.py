@@ -12,11 +12,14 @@ from typing import Any
 from sqlalchemy import select
 
 from scorekeeper.engine import RULES
+from scorekeeper.engine.core import MalformedEvent, RuleViolation
 from scorekeeper.engine.core import replay as fold
 from scorekeeper.extensions import db
 from scorekeeper.localize import localize
 from scorekeeper.models import Event, Table
+from scorekeeper.service.errors import ENGINE_SLIPS
 from scorekeeper.service.facts import TableFacts
+from scorekeeper.service.stored import Verdict, lenient_fold, unreadable_rows, verdicts_json
 
 logger = logging.getLogger(__name__)
 
@@ -26,11 +29,13 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The state at ``seq`` and the stack of effective events (seq, payload) that produced it."""
+    """The state at ``seq`` and the stack of effective events (seq, payload) that produced it;
+    ``verdicts``: the stored moves among them the current rules judge otherwise (stored.py)."""
 
     seq: int
     state: Any
     effective: tuple[tuple[int, dict[str, Any]], ...] = field(default=())
+    verdicts: tuple[Verdict, ...] = field(default=())
 
 
 class SnapshotCache:
@@ -107,7 +112,7 @@ def effective_events(rows: Sequence[tuple[int, dict[str, Any]]]) -> list[tuple[i
     """Undo retracts the latest effective event; what is left is what the engine folds over."""
     stack: list[tuple[int, dict[str, Any]]] = []
     for seq, payload in rows:
-        if payload.get("type") == "undo":
+        if isinstance(payload, dict) and payload.get("type") == "undo":
             if stack:
                 stack.pop()
         else:
@@ -116,16 +121,34 @@ def effective_events(rows: Sequence[tuple[int, dict[str, Any]]]) -> list[tuple[i
 
 
 def replay(table: Table | TableFacts, effective: Sequence[tuple[int, dict[str, Any]]]) -> Any:
-    return fold(rules_for(table), new_state(table), [payload for _seq, payload in effective])
+    return judged_replay(table, effective)[0]
+
+
+# What a stored move can meet in a newer engine: a stricter rule, or a shape it no longer reads.
+REFUSALS = (RuleViolation, MalformedEvent, *ENGINE_SLIPS)
+
+
+def judged_replay(table: Table | TableFacts,
+                  effective: Sequence[tuple[int, dict[str, Any]]]) -> tuple[Any, tuple[Verdict, ...]]:
+    """The state after ``effective``, and the verdicts on the stored moves the current rules
+    refuse. The plain fold first: a log the rules accept costs no more than it always did."""
+    rules, start = rules_for(table), new_state(table)
+    try:
+        return fold(rules, start, [payload for _seq, payload in effective]), ()
+    except REFUSALS:
+        return lenient_fold(rules, start, effective)
 
 
 Rows = Callable[[str, int], Sequence[tuple[int, dict[str, Any]]]]
 
 
 def _rows(table_id: str, upto: int) -> Sequence[tuple[int, dict[str, Any]]]:
-    return db.session.execute(  # type: ignore[no-any-return]
-        select(Event.seq, Event.payload).where(Event.table_id == table_id, Event.seq <= upto).order_by(Event.seq)
-    ).all()
+    try:
+        return db.session.execute(  # type: ignore[no-any-return]
+            select(Event.seq, Event.payload).where(Event.table_id == table_id, Event.seq <= upto).order_by(Event.seq)
+        ).all()
+    except ValueError:  # a payload that is not JSON (a truncated write)
+        return [(seq, payload) for seq, payload, _by, _at in unreadable_rows(table_id, upto)]
 
 
 def snapshot(table: Table | TableFacts, head: int | None = None, rows: Rows = _rows) -> Snapshot:
@@ -137,7 +160,8 @@ def snapshot(table: Table | TableFacts, head: int | None = None, rows: Rows = _r
     if snap is not None:
         return snap
     effective = effective_events([(s, payload) for s, payload in rows(table.id, seq)])
-    snap = Snapshot(seq, replay(table, effective), tuple(effective))
+    state, verdicts = judged_replay(table, effective)
+    snap = Snapshot(seq, state, tuple(effective), verdicts)
     cache.put(key, snap)
     return snap
 
@@ -145,3 +169,9 @@ def snapshot(table: Table | TableFacts, head: int | None = None, rows: Rows = _r
 def state_json(table: Table | TableFacts, snap: Snapshot | None = None) -> dict[str, Any]:
     snap = snap or snapshot(table)
     return localize(dict(rules_for(table).to_json(snap.state)), table.players)  # type: ignore[no-any-return]
+
+
+def stored_moves(table: Table | TableFacts, snap: Snapshot | None = None) -> list[dict[str, Any]]:
+    """The stored moves the current rules judge otherwise, each once, in the reader's language."""
+    snap = snap or snapshot(table)
+    return verdicts_json(snap.verdicts, table.players) if snap.verdicts else []

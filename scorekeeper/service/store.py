@@ -20,6 +20,7 @@ from typing import Any
 from scorekeeper.extensions import db
 from scorekeeper.live import CHANNEL
 from scorekeeper.models import Event, utcnow
+from scorekeeper.service.stored import load_payload
 
 Convert = Callable[[Any], Any]
 
@@ -95,8 +96,11 @@ class Writer:
 
     def rows(self, table_id: str, upto: int) -> list[tuple[int, dict[str, Any]]]:
         self._cursor.execute(self._sql.events, (table_id, upto))
-        load = self._sql.payload_out
-        return [(int(seq), load(payload)) for seq, payload in self._cursor.fetchall()]
+        load, fetched = self._sql.payload_out, self._cursor.fetchall()
+        try:
+            return [(int(seq), load(payload)) for seq, payload in fetched]
+        except ValueError:  # a payload that is not JSON (a truncated write): the rest still reads
+            return [(int(seq), load_payload(payload)) for seq, payload in fetched]
 
     def append(self, table_id: str, head: int, payload: dict[str, Any], author: int | None) -> bool:
         """Claim ``head + 1`` for ``payload`` and commit; False (rolled back) when another writer

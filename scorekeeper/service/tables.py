@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy.orm import joinedload
 
-from scorekeeper.engine import RULES
+from scorekeeper.engine import RULES, RULES_VERSION
 from scorekeeper.engine.base import MODES, MalformedEvent, RuleViolation, SetupError
 from scorekeeper.extensions import db
 from scorekeeper.localize import localize, tr
@@ -87,6 +87,7 @@ def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any
         options=options,
         write_token=secrets.token_urlsafe(24),  # 192 bits
         read_token=secrets.token_urlsafe(24),
+        rules_version=RULES_VERSION,
     )
     table.seats = [Seat(index=i, name=name) for i, name in enumerate(names)]
     db.session.add(table)

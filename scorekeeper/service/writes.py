@@ -22,7 +22,15 @@ from scorekeeper.service.errors import (
     from_engine,
 )
 from scorekeeper.service.facts import TableFacts, facts_cache, facts_of, table_facts
-from scorekeeper.service.snapshots import Snapshot, cache, replay, rules_for, snapshot, state_json
+from scorekeeper.service.snapshots import (
+    Snapshot,
+    cache,
+    judged_replay,
+    rules_for,
+    snapshot,
+    state_json,
+)
+from scorekeeper.service.stored import Verdict
 from scorekeeper.service.tables import NOT_TEXT
 
 logger = logging.getLogger(__name__)
@@ -91,7 +99,9 @@ def _release_session() -> None:
             session.rollback()
 
 
-Step = Callable[[TableFacts, Snapshot], tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]]
+Effective = tuple[tuple[int, dict[str, Any]], ...]
+# A move worked out: the payload to append, the state after it, the effective stack and the verdicts on stored moves.
+Step = Callable[[TableFacts, Snapshot], tuple[dict[str, Any], Any, Effective, tuple[Verdict, ...]]]
 
 
 @dataclass(frozen=True)
@@ -111,7 +121,7 @@ def _write(table: Table | TableFacts | str, step: Step, author: int | None,
         written = _write_sqlite(facts, step, author, expected_seq)
     else:
         written = _write_queued(facts, step, author, expected_seq)
-        cache.put((facts.id, written.seq), Snapshot(written.seq, written.state, written.effective))
+        cache.put((facts.id, written.seq), Snapshot(written.seq, written.state, written.effective, written.verdicts))
     _announce(facts.id, written.seq)
     return _Written(written.seq, written.state, facts)
 
@@ -120,7 +130,8 @@ def _write(table: Table | TableFacts | str, step: Step, author: int | None,
 class _Appended:
     seq: int
     state: Any
-    effective: tuple[tuple[int, dict[str, Any]], ...]
+    effective: Effective
+    verdicts: tuple[Verdict, ...]
 
 
 # SQLite has one writer at a time; its busy handler makes colliding writers sleep in steps of
@@ -153,7 +164,7 @@ def _write_sqlite(facts: TableFacts, step: Step, author: int | None, expected_se
                 trust_cache = False
                 continue
             raise _conflict(facts, snap)
-        payload, state, effective = step(facts, snap)
+        payload, state, effective, verdicts = step(facts, snap)
         with _sqlite_writer:
             newest = cache.latest(facts.id)
             if newest is not None and newest.seq > snap.seq:
@@ -165,8 +176,8 @@ def _write_sqlite(facts: TableFacts, step: Step, author: int | None, expected_se
             else:
                 appended = writer.append(facts.id, snap.seq, payload, author)
             if appended:  # under the lock, so the next writer starts from it
-                cache.put((facts.id, snap.seq + 1), Snapshot(snap.seq + 1, state, effective))
-                return _Appended(snap.seq + 1, state, effective)
+                cache.put((facts.id, snap.seq + 1), Snapshot(snap.seq + 1, state, effective, verdicts))
+                return _Appended(snap.seq + 1, state, effective, verdicts)
         trust_cache = False  # another process wrote (or the table expired): read the head afresh
     raise TableError(503, "busy", tr("the table is too busy right now; try again"))
 
@@ -184,9 +195,9 @@ def _write_queued(facts: TableFacts, step: Step, author: int | None, expected_se
             snap = snapshot(facts, head, w.rows)
             if expected_seq is not None and expected_seq != head:
                 raise _conflict(facts, snap)
-            payload, state, effective = step(facts, snap)
+            payload, state, effective, verdicts = step(facts, snap)
             if w.append(facts.id, head, payload, author):
-                return _Appended(head + 1, state, effective)
+                return _Appended(head + 1, state, effective, verdicts)
             if expected_seq is not None:
                 raise _conflict(facts, snapshot(facts, w.head(facts.id) or head, w.rows))
     raise TableError(503, "busy", tr("the table is too busy right now; try again"))
@@ -199,12 +210,12 @@ def record(table: Table | TableFacts | str, event: Any, expected_seq: Any = None
     if expected_seq is not None and (isinstance(expected_seq, bool) or not isinstance(expected_seq, int)):
         raise bad_request(tr("expected_seq must be a whole number"))
 
-    def step(current: TableFacts, snap: Snapshot) -> tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]:
+    def step(current: TableFacts, snap: Snapshot) -> tuple[dict[str, Any], Any, Effective, tuple[Verdict, ...]]:
         try:
             state = rules_for(current).apply(snap.state, payload)
         except (RuleViolation, *ENGINE_SLIPS) as exc:
             raise from_engine(exc, current.players, seq=snap.seq) from exc
-        return payload, state, snap.effective + ((snap.seq + 1, payload),)
+        return payload, state, snap.effective + ((snap.seq + 1, payload),), snap.verdicts
 
     done = _write(table, step, author, expected_seq)
     players = done.facts.players
@@ -213,11 +224,12 @@ def record(table: Table | TableFacts | str, event: Any, expected_seq: Any = None
 
 
 def undo(table: Table | TableFacts | str, author: int | None = None, expected_seq: int | None = None) -> Recorded:
-    def step(current: TableFacts, snap: Snapshot) -> tuple[dict[str, Any], Any, tuple[tuple[int, dict[str, Any]], ...]]:
+    def step(current: TableFacts, snap: Snapshot) -> tuple[dict[str, Any], Any, Effective, tuple[Verdict, ...]]:
         if not snap.effective:
             raise TableError(409, "nothing_to_undo", tr("there is nothing to undo"), seq=snap.seq)
         effective = snap.effective[:-1]
-        return {"type": "undo", "undoes": snap.effective[-1][0]}, replay(current, effective), effective
+        state, verdicts = judged_replay(current, effective)
+        return {"type": "undo", "undoes": snap.effective[-1][0]}, state, effective, verdicts
 
     done = _write(table, step, author, expected_seq)
     return Recorded(done.seq, [], state_json(done.facts, Snapshot(done.seq, done.state)))

@@ -71,8 +71,10 @@ def _writer(table_id: str) -> TableFacts:
 
 
 def table_json(table: Table) -> dict[str, Any]:
+    snap = service.snapshot(table)
     return {"id": table.id, "game": table.game, "mode": table.mode, "options": table.options,
-            "players": table.players, "seq": table.head_seq, "state": service.state_json(table)}
+            "players": table.players, "seq": table.head_seq, "state": service.state_json(table, snap),
+            "rules_version": table.rules_version, "stored_moves": service.stored_moves(table, snap)}
 
 
 @bp.post("/tables")

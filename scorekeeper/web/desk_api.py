@@ -92,10 +92,13 @@ def table_review(table: Table, deal: int | None, *, hide_open: bool | None = Non
     """The review of ``deal`` of ``table`` and whether it is hidden (the house rule holds the
     review of a deal still being played)."""
     snap = service.snapshot(table)
+    # Stored moves the state goes on without (set aside, damaged) are left out of the review too.
+    skipped = {v.seq for v in snap.verdicts if v.status != "stands"}
+    effective = [(seq, payload) for seq, payload in snap.effective if seq not in skipped] if skipped else snap.effective
     try:
         result = review(table.game, table.players, service.engine_options(table.options or {}), table.mode,
-                        snap.effective, deal)
-    except (RuleViolation, MalformedEvent, NotationError) as exc:  # a log the engine once accepted
+                        effective, deal)
+    except (RuleViolation, MalformedEvent, NotationError, *service.ENGINE_SLIPS) as exc:  # a log the engine once accepted
         raise service.from_engine(exc) from exc
     hide = bool((table.options or {}).get(REVIEW_OPTION)) if hide_open is None else hide_open
     return result, hide and not result.over

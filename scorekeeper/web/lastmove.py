@@ -32,7 +32,12 @@ GERMAN_PACK = {"mulatschak"}
 def describe(table: Table, payload: Mapping[str, Any], players: Sequence[str]) -> str:
     """The engine's one line for an event, with the card it names as the table calls it ("Bo plays
     Laub-Sau", "Anna plays A♣") instead of its wire code."""
-    text = str(localize(service.rules_for(table).describe(payload, players), players))
+    if not service.is_event(payload):
+        return _("a damaged entry")
+    try:
+        text = str(localize(service.rules_for(table).describe(payload, players), players))
+    except (service.RuleViolation, *service.ENGINE_SLIPS):
+        return _("a damaged entry")
     code = payload.get("card")
     if isinstance(code, str) and code and re.search(rf"(?<!\w){re.escape(code)}(?!\w)", text):
         try:
@@ -45,9 +50,13 @@ def describe(table: Table, payload: Mapping[str, Any], players: Sequence[str]) -
 
 
 def _event(table: Table, seq: int) -> Event | None:
-    return db.session.execute(
-        select(Event).where(Event.table_id == table.id, Event.seq == seq)
-    ).scalar_one_or_none()
+    try:
+        return db.session.execute(
+            select(Event).where(Event.table_id == table.id, Event.seq == seq)
+        ).scalar_one_or_none()
+    except ValueError:  # its payload is not JSON: the history names the damaged entry
+        db.session.rollback()
+        return None
 
 
 def _name(players: Sequence[str], seat: int | None) -> str:
@@ -73,6 +82,9 @@ def last_move(table: Table, players: Sequence[str], seq: int, view: Mapping[str,
     if row is None:
         return None
     by = _name(players, row.author)
+    if not service.is_event(row.payload):
+        return {"seq": seq, "text": describe(table, row.payload, players), "pops": [], "undo": False,
+                "one_tap": False}
     if row.payload.get("type") == "undo":
         undone = _event(table, int(row.payload.get("undoes") or 0))
         move = describe(table, undone.payload, players) if undone is not None else ""

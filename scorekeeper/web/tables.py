@@ -21,7 +21,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import service
-from scorekeeper.engine import RULES
+from scorekeeper.engine import RULES, RULES_VERSION
 from scorekeeper.engine.messages import TableNames, isolate
 from scorekeeper.extensions import limiter
 from scorekeeper.models import Table
@@ -142,6 +142,7 @@ def page_context(table: Table) -> dict[str, Any]:
         "seq": snap.seq,
         "state": state,
         "raw_state": snap.state,
+        "stored_moves": service.stored_moves(table, snap),
         "sides": sides,
         "players": names,
     }
@@ -201,7 +202,9 @@ def seat(table_id: str) -> WerkzeugResponse | str:
 def history(table_id: str) -> str:
     table = load(table_id)
     ctx = page_context(table)
-    return render_template("history.html", rows=service.history(table), **ctx)
+    stored_by_seq = {m["seq"]: m for m in ctx["stored_moves"]}
+    return render_template("history.html", rows=service.history(table), stored_by_seq=stored_by_seq,
+                           rules_version=RULES_VERSION, **ctx)
 
 
 @bp.get("/t/<table_id>/export.json")

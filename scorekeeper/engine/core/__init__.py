@@ -16,6 +16,7 @@ from scorekeeper.engine.core.fields import (
     str_field,
     suit_field,
 )
+from scorekeeper.engine.core.lenience import overrule, trusting
 from scorekeeper.engine.core.proposal import Proposal
 from scorekeeper.engine.core.protocol import (
     JSON,
@@ -39,6 +40,6 @@ __all__ = [
     "JSON", "MODES", "Alias", "BaseRules", "Dispatch", "Event", "GameState", "Handler", "M", "MalformedEvent", "Mode",
     "Msg", "NotationError", "OptionSpec", "Outcome", "Proposal", "Registry", "RuleViolation", "Rules", "Scored",
     "SetupError", "Sides", "bool_field", "canonical", "card_field", "cards_field", "collector_paused", "common_json",
-    "evolve", "quick_init", "replay",
+    "evolve", "overrule", "quick_init", "replay", "trusting",
     "int_field", "player_field", "seat_list_field", "str_field", "suit_field",
 ]

@@ -20,7 +20,7 @@ from scorekeeper.engine.capture import (
     explain_failure,
     find_grouping,
 )
-from scorekeeper.engine.core import Proposal
+from scorekeeper.engine.core import Proposal, overrule
 from scorekeeper.engine.kasino.deal import active_player, require_playing
 from scorekeeper.engine.kasino.misar import (
     _capture_duty,
@@ -76,9 +76,9 @@ def on_play(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
     check_taken(s, card, taken)
     grouping = find_grouping(card, taken, cfg.scheme) if taken else None
     if taken and grouping is None:
-        raise RuleViolation("KASINO-CAP-4", M("%(card)s cannot take %(taken)s: %(why)s", card=card,
-                                              taken=_cards(taken), why=explain_failure(card, taken, cfg.scheme)),
-                            played=str(card), taken=[str(c) for c in taken])
+        overrule(RuleViolation("KASINO-CAP-4", M("%(card)s cannot take %(taken)s: %(why)s", card=card,
+                                                 taken=_cards(taken), why=explain_failure(card, taken, cfg.scheme)),
+                               played=str(card), taken=[str(c) for c in taken]))
     proposals: list[Proposal] = []
     next_id = _next_proposal_id(s)
     if cfg.forced_capture:
@@ -86,12 +86,13 @@ def on_play(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
         if breach is not None:
             rule, message, facts = breach
             if not (cfg.misar and cfg.penalty_b):
-                raise RuleViolation(rule, message, **facts)
-            proposals.append(_proposal(next_id, s.deal_no, player, "KASINO-MIS-2", "KASINO-OPT-MISAR-PENALTY-B",
-                                       len(s.turns), Msg("%(player)s: %(message)s; +%(points)s", {
-                                          "player": s.players[player], "message": message, "points": PENALTY}),
-                                      facts))
-            next_id += 1
+                overrule(RuleViolation(rule, message, **facts))
+            else:
+                proposals.append(_proposal(next_id, s.deal_no, player, "KASINO-MIS-2", "KASINO-OPT-MISAR-PENALTY-B",
+                                           len(s.turns), Msg("%(player)s: %(message)s; +%(points)s", {
+                                               "player": s.players[player], "message": message, "points": PENALTY}),
+                                           facts))
+                next_id += 1
     drew, drew_unknown = draw_after_play(s, event, card, taken)
     tabbe = bool(taken) and len(taken) == len(s.table)
     final_round = (len(s.turns) >= s.stock_start) if cfg.drag else s.round == s.rounds_total
@@ -109,9 +110,10 @@ def on_play(s: KasinoState, event: Mapping[str, Any]) -> KasinoState:
                         "tabbe, but %(move)s", player=s.players[player], card=sweeper, play=earlier.number + 1,
                         table=_cards(earlier.table_before), move=earlier.describe())
             if cfg.strict:
-                raise RuleViolation("KASINO-MIS-1", M("%(message)s: take the moves back to that play "
-                                    "(KASINO-OPT-MISAR-STRICT)", message=message),
-                                    take_back_to=earlier.number + 1, **evidence)
+                overrule(RuleViolation("KASINO-MIS-1", M("%(message)s: take the moves back to that play "
+                                       "(KASINO-OPT-MISAR-STRICT)", message=message),
+                                       take_back_to=earlier.number + 1, **evidence))
+                continue
             proposals.append(_proposal(next_id, s.deal_no, player, "KASINO-MIS-1", "KASINO-MIS-5",
                                        earlier.number, Msg("%(message)s; +%(points)s",
                                                           {"message": message, "points": PENALTY}), evidence))

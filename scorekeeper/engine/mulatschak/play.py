@@ -10,6 +10,7 @@ from scorekeeper.engine.core import (
     RuleViolation,
     evolve,
     int_field,
+    overrule,
     player_field,
 )
 from scorekeeper.engine.messages import Seat
@@ -57,8 +58,8 @@ def on_play(state: MulState, event: Mapping[str, Any]) -> MulState:
                                 hand=[str(c) for c in hand])
         breach = check_play(hand, [c for _, c in trick], card, trump, state.opts.duties)
         if breach is not None:
-            raise RuleViolation(BREACH_RULES[breach.kind], breach.describe(player, "german"), kind=breach.kind,
-                                card=str(card), witness=str(breach.witness))
+            overrule(RuleViolation(BREACH_RULES[breach.kind], breach.describe(player, "german"), kind=breach.kind,
+                                   card=str(card), witness=str(breach.witness)))
     if trick:
         tricks = deal.tricks[:-1] + (trick + ((player, card),),)
     else:

@@ -21,7 +21,7 @@ from scorekeeper.engine.capture import (
     legal_with_mixed_values,
     mulle_scheme,
 )
-from scorekeeper.engine.core import evolve
+from scorekeeper.engine.core import evolve, overrule
 from scorekeeper.engine.messages import M
 from scorekeeper.engine.mulle.state import (
     COPIES,
@@ -133,23 +133,26 @@ def check_capture(state: MulleState, player: int, card: Card, taken: list[Card])
                                 if have else M("%(card)s is not on the table; the table is %(table)s",
                                                card=wanted, table=_names(state.table)), card=str(wanted))
     if state.mulle_alone and card in taken and len(taken) > 1:
-        raise RuleViolation("MULLE-OPT-MULLE-ALONE", M("house rule: the twin %(card)s may only be taken "
+        overrule(RuleViolation("MULLE-OPT-MULLE-ALONE", M("house rule: the twin %(card)s may only be taken "
                             "on its own, not together with %(others)s", card=card,
                             others=_names(c for c in taken if c != card)),
-                            card=str(card))
+                            card=str(card)))
     grouping = find_grouping(card, taken, state.scheme)
     if grouping is not None:
         return grouping
     why = explain_failure(card, taken, state.scheme)
     facts = {"card": str(card), "capture": [str(c) for c in taken], "why": why}
+    # A stored capture a later version refuses is carried out as taken, without a grouping.
     if state.strict_value and find_grouping(card, taken, mulle_scheme(False)) is not None:
-        raise RuleViolation("MULLE-OPT-STRICT-VALUE", M("house rule strict value: %(why)s", why=why), **facts)
-    if legal_with_mixed_values(card, taken, state.scheme):
-        raise RuleViolation("MULLE-CAP-1", M("%(card)s counts one value for the whole capture: %(why)s",
-                            card=card, why=why),
-                            **facts)
-    raise RuleViolation("MULLE-CAP-4", M("%(card)s cannot take %(taken)s: %(why)s", card=card,
-                        taken=_names(taken), why=why), **facts)
+        overrule(RuleViolation("MULLE-OPT-STRICT-VALUE", M("house rule strict value: %(why)s", why=why), **facts))
+    elif legal_with_mixed_values(card, taken, state.scheme):
+        overrule(RuleViolation("MULLE-CAP-1", M("%(card)s counts one value for the whole capture: %(why)s",
+                               card=card, why=why),
+                               **facts))
+    else:
+        overrule(RuleViolation("MULLE-CAP-4", M("%(card)s cannot take %(taken)s: %(why)s", card=card,
+                               taken=_names(taken), why=why), **facts))
+    return None
 
 def after_play(state: MulleState, player: int, card: Card, taken: tuple[Card, ...],
                 grouping: Grouping | None) -> MulleState:
