@@ -56,7 +56,7 @@ class Running:
             self.proc = subprocess.Popen(
                 [str(python), "-m", "scorekeeper", "--host", "127.0.0.1", "--port", str(self.port)],
                 cwd=workdir, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-                env={**clean, "SECRET_KEY": "packaging", "WEB_THREADS": "8",
+                env={**clean, "SECRET_KEY": "packaging",
                      "DATABASE_URL": f"sqlite:///{workdir / 'serve.sqlite'}", **env})
 
     def wait_until_up(self) -> None:
@@ -126,7 +126,7 @@ def test_make_run_serves_under_gunicorn_with_the_banner(tmp_path: Path, serving:
     text = server.output()
     assert "scorekeeper is running. On a phone on the same Wi-Fi, open:" in text
     assert "http://192.0.2.10:5000/" in text and "█" in text  # the address and its QR code
-    assert "Starting gunicorn" in text and "gthread" in text
+    assert "Starting gunicorn" in text and "Using worker: scorekeeper.worker.StreamWorker" in text  # gevent
     assert "development server" not in text and "Do not use it in a production" not in text
 
 
