@@ -11,24 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from threading import Lock
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scorekeeper.cards import Card
-from scorekeeper.engine.fishing.grouping import Grouping
-from scorekeeper.engine.fishing.schemes import _SUIT_ORDER, card_sort_key
-from scorekeeper.engine.fishing.search import (
-    _assign_values,
-    _groups_by_first,
-    _kind_groups,
-    _kinds_of,
-    _Packing,
-    _partition,
-    _played_values,
-    _solve_kinds,
-)
+from scorekeeper.engine.fishing.grouping import Grouping, Parts, assign_values
+from scorekeeper.engine.fishing.pack import FRENCH_RANKS, card_info
+from scorekeeper.engine.fishing.packing import Packing, groups_by_first
+from scorekeeper.engine.fishing.schemes import SUIT_ORDER, ValueScheme, capture_values
+from scorekeeper.engine.fishing.search import kind_groups, kinds_of, partition, solve_kinds
 
-if TYPE_CHECKING:
-    from scorekeeper.engine.fishing.schemes import ValueScheme, _Parts
 
 def find_grouping(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Grouping | None:
     """A grouping proving ``played`` may take exactly ``taken`` (a multiset), or None if it may not.
@@ -52,13 +43,13 @@ def find_grouping(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> G
     for v, by_top in by_value:
         solution = _cover(state, by_top)
         if solution is not None:
-            return Grouping._deferred(v, _Claim(taken, scheme, units, solution), v)
+            return Grouping.deferred(v, _Claim(taken, scheme, units, solution), v)
     return None
 
 
 def _find_slowly(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Grouping | None:
-    for v in _played_values(played, scheme):
-        found = _solve_kinds(played, taken, scheme, v)
+    for v in capture_values(played, scheme):
+        found = solve_kinds(played, taken, scheme, v)
         if found is not None:
             return found
     return None
@@ -73,7 +64,7 @@ def _find_slowly(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Gr
 # card adds to, and every group (multiset of kinds) making the value, filed by its biggest kind —
 # is built once per scheme and played rank and kept.
 
-_FIELD = 7  # bits per kind: a count of up to 63 and a guard bit (as _Packing lays out caps of 31)
+_FIELD = 7  # bits per kind: a count of up to 63 and a guard bit (as Packing lays out caps of 31)
 _CLAIM_MOST = (1 << (_FIELD - 1)) - 1  # bigger claims (never a real table) take the slow path
 _Units = dict[str, dict[str, int]]  # rank, suit: the card's unit in the packed counts
 _ClaimTables = tuple[_Units, list[tuple[int, list[list[int]]]]]
@@ -94,10 +85,10 @@ def _claim_tables(scheme: ValueScheme) -> dict[str, dict[str, _ClaimTables]]:
         if made is None:
             made = {}
             shared: dict[tuple[object, ...], _ClaimTables] = {}
-            for rank in _FRENCH_RANKS:
-                for suit in _SUIT_ORDER:
+            for rank in FRENCH_RANKS:
+                for suit in SUIT_ORDER:
                     played = Card(rank, suit)
-                    values = _played_values(played, scheme)
+                    values = capture_values(played, scheme)
                     key = (values, rank if scheme.rank_match else None)
                     if key not in shared:
                         shared[key] = _build_claim_tables(scheme, played, values)
@@ -111,29 +102,22 @@ def _claim_tables(scheme: ValueScheme) -> dict[str, dict[str, _ClaimTables]]:
     return made
 
 
-_FRENCH_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_FRENCH_ORDER = sorted((Card(rank, suit) for rank in _FRENCH_RANKS for suit in _SUIT_ORDER), key=card_sort_key)
-_PLACE: dict[str, dict[str, int]] = {}  # rank, suit: the card's place in _FRENCH_ORDER
-for _place, _card in enumerate(_FRENCH_ORDER):
-    _PLACE.setdefault(_card.rank, {})[_card.suit] = _place
-
-
 def _build_claim_tables(scheme: ValueScheme, played: Card, values: tuple[int, ...]) -> _ClaimTables:
-    cards = [Card(rank, suit) for rank in _FRENCH_RANKS for suit in _SUIT_ORDER]
+    cards = [Card(rank, suit) for rank in FRENCH_RANKS for suit in SUIT_ORDER]
     kind_of = {card: (scheme.table_values(card), scheme.rank_match and card.rank == played.rank)
                for card in cards}
-    # _kinds_of's order (biggest first), so the search meets the groups as the slow path does.
+    # kinds_of's order (biggest first), so the search meets the groups as the slow path does.
     kinds = sorted(set(kind_of.values()), key=lambda k: (-min(k[0]), -max(k[0]), k[1]))
     top = len(kinds) - 1
     units: _Units = {}
     for card, kind in kind_of.items():
         units.setdefault(card.rank, {})[card.suit] = 1 << (_FIELD * (top - kinds.index(kind)))
-    packing = _Packing([31] * len(kinds))  # no group holds more than 16 cards
+    packing = Packing([31] * len(kinds))  # no group holds more than 16 cards
     assert packing.width == _FIELD
     by_value: list[tuple[int, list[list[int]]]] = []
     for v in values:
-        by_first = _kind_groups(kinds, packing, v, scheme.max_value)
-        # _kind_groups numbers kinds biggest first from the bottom field; here the biggest is on top.
+        by_first = kind_groups(kinds, packing, v, scheme.max_value)
+        # kind_groups numbers kinds biggest first from the bottom field; here the biggest is on top.
         by_top = [[_flip(group, top) for group in by_first[top - f]] for f in range(top + 1)]
         by_value.append((v, by_top))
     return units, by_value
@@ -188,10 +172,10 @@ class _Claim:
                  solution: list[int]) -> None:
         self.taken, self.scheme, self.units, self.solution = taken, scheme, units, solution
 
-    def parts(self, value: int) -> tuple[_Parts, None]:
+    def parts(self, value: int) -> tuple[Parts, None]:
         """The taken cards dealt into the groups found, as the slow path deals them (each kind's
         cards in card order, the last one first) and shown as ``_grouping_parts`` has them."""
-        info = _card_info(self.scheme)
+        info = card_info(self.scheme)
         units = self.units
         # (order, values, card) per card, in card order.
         rows = sorted([(*info[card.rank][card.suit], card) for card in self.taken], key=_first)
@@ -216,7 +200,7 @@ class _Claim:
             else:
                 found = _assigned.get((value, options))
                 if found is None:
-                    found = _assigned[(value, options)] = _assign_values(options, value)
+                    found = _assigned[(value, options)] = assign_values(options, value)
                 counted, ranked = found, False
             made.append(((-len(group), [row[0] for row in group]), tuple([row[2] for row in group]),
                          counted, ranked))
@@ -240,24 +224,7 @@ def _first(row: tuple[Any, ...]) -> Any:
     return row[0]
 
 
-_Info = dict[str, dict[str, tuple[int, tuple[int, ...]]]]
-_info_cache: dict[int, tuple[ValueScheme, _Info]] = {}
-
-
-def _card_info(scheme: ValueScheme) -> _Info:
-    """Per French card (rank, suit): its place in card order, and its values as a table card."""
-    found = _info_cache.get(id(scheme))
-    if found is None or found[0] is not scheme:
-        info: _Info = {}
-        for place, card in enumerate(_FRENCH_ORDER):
-            info.setdefault(card.rank, {})[card.suit] = (place, scheme.table_values(card))
-        if len(_info_cache) >= 64:
-            _info_cache.clear()
-        found = _info_cache[id(scheme)] = (scheme, info)
-    return found[1]
-
-
-# The values a group's cards count (``_assign_values``), by value and the cards' value options.
+# The values a group's cards count (``assign_values``), by value and the cards' value options.
 _assigned: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[int, ...]] = {}
 
 
@@ -265,7 +232,7 @@ def _single(played: Card, card: Card, scheme: ValueScheme) -> Grouping | None:
     """The common one-card capture, answered without the search (same value order as the search)."""
     table_values = scheme.table_values(card)
     ranked = scheme.rank_match and card.rank == played.rank
-    for v in _played_values(played, scheme):
+    for v in capture_values(played, scheme):
         if v in table_values:
             return Grouping(v, ((card,),), ((v,),), (False,))
         if ranked:
@@ -278,14 +245,14 @@ def legal_with_mixed_values(played: Card, taken: Sequence[Card], scheme: ValueSc
     for each group. Used only to explain a refusal by the one-value rule (MULLE-CAP-1, KASINO-CAP-1)."""
     if not taken:
         return False
-    kinds, pools = _kinds_of(played, taken, scheme)
-    packing = _Packing([len(pool) for pool in pools])
+    kinds, pools = kinds_of(played, taken, scheme)
+    packing = Packing([len(pool) for pool in pools])
     values = [k[0] for k in kinds]
     merged: list[list[int]] = [[] for _ in kinds]
-    for v in _played_values(played, scheme):
-        for i, groups in enumerate(_groups_by_first(values, packing, v, scheme.max_value)):
+    for v in capture_values(played, scheme):
+        for i, groups in enumerate(groups_by_first(values, packing, v, scheme.max_value)):
             merged[i].extend(g for g in groups if g not in merged[i])
     for i, kind in enumerate(kinds):
         if kind[1] and packing.unit(i) not in merged[i]:
             merged[i].append(packing.unit(i))
-    return _partition(packing, merged, packing.full) is not None
+    return partition(packing, merged, packing.full) is not None
