@@ -33,18 +33,49 @@ def find_grouping(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> G
     tables = _claim_tables(scheme).get(played.rank, _NONE).get(played.suit)
     if tables is None or len(taken) > _CLAIM_MOST:  # not a French card, or no real claim: the slow path
         return _find_slowly(played, taken, scheme)
-    units, by_value = tables
+    units, weights, shift, specials, by_value = tables
     state = 0
     try:
         for card in taken:
-            state += units[card.rank][card.suit]
+            state += weights[card.rank][card.suit]
     except KeyError:
         return _find_slowly(played, taken, scheme)
-    for v, by_top in by_value:
-        solution = _cover(state, by_top)
+    # Above the kind counts, the weights sum the cards' smallest values.
+    least = state >> shift
+    state &= (1 << shift) - 1
+    totals = _totals(state, least, specials)
+    for v, by_top, dead, multiples, least_of in by_value:
+        # Cheap necessary conditions first: every kind taken fits some group of v, and some
+        # total of the cards is a multiple of v. A claim failing them costs no search.
+        if state & dead or not totals & multiples:
+            continue
+        solution = _cover(state, by_top, (least, specials, multiples, least_of))
         if solution is not None:
             return Grouping.deferred(v, _Claim(taken, scheme, units, solution), v)
     return None
+
+
+def _totals(state: int, least: int, specials: Sequence[tuple[int, int, list[int]]]) -> int:
+    """Every total the claimed cards can make, as bits (bit t: total t). ``least`` is the total
+    of their smallest values; a kind of ``specials`` (shift, offset, rows) — a card with two
+    values, or one that may be taken alone and so counts 0 — may add rows[count]'s offsets."""
+    bits = 1 << least
+    for field, offset, rows in specials:
+        count = (state >> field) & _COUNT
+        if not count:
+            continue
+        sums = rows[count]
+        bits >>= offset * count  # the rows count from the lowest offset (negative: taken alone)
+        if not sums & (sums - 1):
+            bits <<= sums.bit_length() - 1
+            continue
+        out = 0
+        while sums:
+            low = sums & -sums
+            out |= bits << (low.bit_length() - 1)
+            sums ^= low
+        bits = out
+    return bits
 
 
 def _find_slowly(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Grouping | None:
@@ -67,7 +98,12 @@ def _find_slowly(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Gr
 _FIELD = 7  # bits per kind: a count of up to 63 and a guard bit (as Packing lays out caps of 31)
 _CLAIM_MOST = (1 << (_FIELD - 1)) - 1  # bigger claims (never a real table) take the slow path
 _Units = dict[str, dict[str, int]]  # rank, suit: the card's unit in the packed counts
-_ClaimTables = tuple[_Units, list[tuple[int, list[list[int]]]]]
+_COUNT = (1 << (_FIELD - 1)) - 1  # a field's count bits
+# units; weights (units plus the card's smallest value above the counts) and that shift; the
+# kinds whose cards may count other than their smallest value (see _totals); per played value:
+# the groups by top field, the count bits of kinds in no group, the multiples of the value.
+_ClaimTables = tuple[_Units, _Units, int, list[tuple[int, int, list[int]]],
+                     list[tuple[int, list[list[int]], int, int, dict[int, int]]]]
 _claim_cache: dict[int, tuple[ValueScheme, dict[str, dict[str, _ClaimTables]]]] = {}
 _claim_by_value: dict[ValueScheme, dict[str, dict[str, _ClaimTables]]] = {}
 _NONE: dict[str, Any] = {}
@@ -114,13 +150,39 @@ def _build_claim_tables(scheme: ValueScheme, played: Card, values: tuple[int, ..
         units.setdefault(card.rank, {})[card.suit] = 1 << (_FIELD * (top - kinds.index(kind)))
     packing = Packing([31] * len(kinds))  # no group holds more than 16 cards
     assert packing.width == _FIELD
-    by_value: list[tuple[int, list[list[int]]]] = []
+    shift = _FIELD * (top + 1)
+    weights: _Units = {rank: {suit: unit + (min(kind_of[Card(rank, suit)][0]) << shift)
+                              for suit, unit in by_suit.items()} for rank, by_suit in units.items()}
+    specials: list[tuple[int, int, list[int]]] = []
+    for f, (kind_values, alone) in enumerate(kinds):
+        least = min(kind_values)
+        offsets = sorted({x - least for x in kind_values} | ({-least} if alone else set()))
+        if len(offsets) == 1:
+            continue
+        rows = [1]
+        for _ in range(_CLAIM_MOST):
+            rows.append(_shift_or(rows[-1], [o - offsets[0] for o in offsets]))
+        specials.append((_FIELD * (top - f), -offsets[0], rows))
+    most = _CLAIM_MOST * max(max(k[0]) for k in kinds)
+    by_value: list[tuple[int, list[list[int]], int, int, dict[int, int]]] = []
+    smallest = [min(k[0]) for k in kinds]
     for v in values:
         by_first = kind_groups(kinds, packing, v, scheme.max_value)
         # kind_groups numbers kinds biggest first from the bottom field; here the biggest is on top.
         by_top = [[_flip(group, top) for group in by_first[top - f]] for f in range(top + 1)]
-        by_value.append((v, by_top))
-    return units, by_value
+        dead = sum(_COUNT << (_FIELD * f) for f in range(top + 1) if not by_top[f])
+        multiples = sum(1 << t for t in range(0, most + 1, v))
+        least_of = {group: sum(((group >> (_FIELD * (top - f))) & _COUNT) * smallest[f] for f in range(top + 1))
+                    for groups in by_top for group in groups}
+        by_value.append((v, by_top, dead, multiples, least_of))
+    return units, weights, shift, specials, by_value
+
+
+def _shift_or(bits: int, shifts: Sequence[int]) -> int:
+    out = 0
+    for x in shifts:
+        out |= bits << x
+    return out
 
 
 def _flip(packed: int, top: int) -> int:
@@ -135,11 +197,30 @@ def _flip(packed: int, top: int) -> int:
 _GUARD = sum(1 << (_FIELD * (i + 1) - 1) for i in range(40))
 
 
-def _cover(start: int, by_top: Sequence[Sequence[int]]) -> list[int] | None:
+_PRUNE_AFTER = 48  # dead states met before every state is also checked against its totals
+_Totals = tuple[int, list[tuple[int, int, list[int]]], int, dict[int, int]]  # see _solve_pruned
+
+
+class _Hard(Exception):
+    """The plain search has met many dead states: the claim is a hard one."""
+
+
+def _cover(start: int, by_top: Sequence[Sequence[int]], totals: _Totals) -> list[int] | None:
     """Groups (packed, in the order chosen) that exactly cover ``start``, or None: depth first,
-    the biggest kind left covered first, memoised on the states that failed."""
+    the biggest kind left covered first, memoised on the states that failed.
+
+    A hard claim goes on with each new state's totals checked too (``_solve_pruned``), keeping
+    the dead states found so far: the same order, so the same groups when some are found."""
     chosen: list[int] = []
-    if _solve(start, by_top, set(), chosen):
+    failed: set[int] = set()
+    try:
+        if not _PRUNE_AFTER:  # every claim a hard one (the tests run the pruned search so)
+            raise _Hard
+        found = _solve(start, by_top, failed, chosen)
+    except _Hard:
+        chosen.clear()
+        found = _solve_pruned(start, totals[0], by_top, failed, chosen, totals)
+    if found:
         chosen.reverse()
         return chosen
     return None
@@ -157,6 +238,32 @@ def _solve(state: int, by_top: Sequence[Sequence[int]], failed: set[int], chosen
                 return True
             if rest not in failed:
                 if _solve(rest, by_top, failed, chosen):
+                    chosen.append(group)
+                    return True
+                failed.add(rest)
+                if len(failed) > _PRUNE_AFTER:
+                    raise _Hard
+    return False
+
+
+def _solve_pruned(state: int, least: int, by_top: Sequence[Sequence[int]], failed: set[int],
+                  chosen: list[int], totals: _Totals) -> bool:
+    """``_solve`` that drops a state whose cards can make no total divisible by the value (with
+    cards of two values, a group that counted one the wrong way leaves such a state). ``least``:
+    the state's total of smallest values; ``least_of`` gives each group's."""
+    guard = _GUARD
+    _, specials, multiples, least_of = totals
+    for group in by_top[(state.bit_length() - 1) // _FIELD]:
+        rest = (state | guard) - group
+        if rest & guard == guard:
+            rest ^= guard
+            if not rest:
+                chosen.append(group)
+                return True
+            if rest not in failed:
+                left = least - least_of[group]
+                if _totals(rest, left, specials) & multiples and \
+                        _solve_pruned(rest, left, by_top, failed, chosen, totals):
                     chosen.append(group)
                     return True
                 failed.add(rest)
