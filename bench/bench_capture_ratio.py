@@ -20,6 +20,9 @@ is the best of ``--repeat`` runs; p50/p90/p99 are over the positions. Printed pe
   swapped — nearly all impossible: the tail the cheap necessary conditions must cut;
 * agreement: positions where both say the same (must be all).
 
+Ratios are of the percentiles (project p99 ÷ reference p99); "per position" is the p99 and the
+largest of the ratio taken claim by claim, the stricter reading.
+
     .venv/bin/python bench/bench_capture_ratio.py            # about 2 minutes
     .venv/bin/python bench/bench_capture_ratio.py --quick    # 500 + 150 positions, 2 repeats
 """
@@ -201,10 +204,13 @@ def run(scheme: ValueScheme, count: int, big: int, repeat: int, block: int) -> l
             a = sorted(best[(label, 0)][i] / 1000 for i in subset)
             b = sorted(best[(label, 1)][i] / 1000 for i in subset)
             r50, r99 = pick(a, 0.5) / pick(b, 0.5), pick(a, 0.99) / pick(b, 0.99)
+            # and position by position: the claims where the project lags the reference most
+            each = sorted(best[(label, 0)][i] / max(1, best[(label, 1)][i]) for i in subset)
             verdict = "PASS" if r50 <= 2 and r99 <= 2 else "MISS"
             print(f"  {subset_label:<28} n={len(a):>5}  project p50 {pick(a, .5):7.1f} p90 {pick(a, .9):7.1f} "
                   f"p99 {pick(a, .99):8.1f} µs | reference p50 {pick(b, .5):6.1f} p90 {pick(b, .9):7.1f} "
-                  f"p99 {pick(b, .99):8.1f} µs | ratio p50 {r50:4.2f} p99 {r99:4.2f} {verdict}")
+                  f"p99 {pick(b, .99):8.1f} µs | ratio p50 {r50:4.2f} p99 {r99:4.2f} {verdict}"
+                  f" | per position p99 {pick(each, .99):4.2f} max {each[-1]:5.2f}")
             rows.append((f"{scheme.name} {subset_label}", r50, r99))
     return rows
 

@@ -43,7 +43,8 @@ def find_grouping(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> G
     # Above the kind counts, the weights sum the cards' smallest values.
     least = state >> shift
     state &= (1 << shift) - 1
-    totals = _totals(state, least, specials)
+    # A small claim's search is over before its totals would be worked out (-1: all pass).
+    totals = _totals(state, least, specials) if len(taken) > _SMALL_CLAIM else -1
     for v, by_top, dead, multiples, least_of in by_value:
         # Cheap necessary conditions first: every kind taken fits some group of v, and some
         # total of the cards is a multiple of v. A claim failing them costs no search.
@@ -197,6 +198,7 @@ def _flip(packed: int, top: int) -> int:
 _GUARD = sum(1 << (_FIELD * (i + 1) - 1) for i in range(40))
 
 
+_SMALL_CLAIM = 6  # claims of up to this many cards skip the totals condition
 _PRUNE_AFTER = 48  # dead states met before every state is also checked against its totals
 _Totals = tuple[int, list[tuple[int, int, list[int]]], int, dict[int, int]]  # see _solve_pruned
 
