@@ -6,8 +6,10 @@ search that always covers the largest remaining value first and memoises the sta
 
 Cards with two values (Aces, 2♠, 10♦) count as one "value" each: their pair of values. With
 rank-match on (Mulle), a card of the played card's rank is a value of its own that may also be
-taken alone. Deliberately nothing else: no pruning table, no kinds per call, no display grouping
-beyond the plain groups of cards when asked.
+taken alone. Before the search, cheap necessary conditions (issue 24): every card must fit some group of the
+value, and some total of the taken cards must be a multiple of it. Deliberately nothing else: no
+pruning inside the search, no kinds per call, no display grouping beyond the plain groups of
+cards when asked.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ class ReferenceCheck:
         self.index: dict[tuple[str, str | None], dict[Card, int]] = {}
         self.tables: dict[tuple[str | None, int], list[list[tuple[tuple[int, int], ...]]]] = {}
         self.values_of: dict[str | None, list[tuple[tuple[int, ...], bool]]] = {}
+        self.sums: dict[tuple[str | None, int, int], int] = {}  # totals `count` cards of a kind can make
+        self.multiples: dict[int, int] = {}
 
     def _kinds(self, rank: str | None) -> list[tuple[tuple[int, ...], bool]]:
         """The values in search order: largest last (it is covered first). A rank-matched value
@@ -106,11 +110,48 @@ class ReferenceCheck:
         counts = [0] * len(self._kinds(rank))
         for card in taken:
             counts[index[card]] += 1
+        totals = self._totals(rank, counts)
         for v in self.played[played]:
+            if not self._may_split(rank, counts, totals, v):
+                continue
             found = self._search(counts, self._groups(rank, v))
             if found is not None:
                 return (v, self._deal(taken, index, found)) if grouping else True
         return None
+
+    def _totals(self, rank: str | None, counts: list[int]) -> int:
+        """Every total the taken cards can make (bit t set: total t), a rank-matched card also
+        counting 0 (it may be taken alone)."""
+        kinds = self._kinds(rank)
+        bits = 1
+        for k, count in enumerate(counts):
+            if not count:
+                continue
+            values, ranked = kinds[k]
+            key = (rank, k, count)
+            sums = self.sums.get(key)
+            if sums is None:
+                sums = 1
+                for _ in range(count):
+                    sums = _shift_or(sums, ((0,) if ranked else ()) + values)
+                self.sums[key] = sums
+            if sums & (sums - 1):
+                bits = _shift_or(bits, tuple(t for t in range(sums.bit_length()) if sums >> t & 1))
+            else:
+                bits <<= sums.bit_length() - 1
+        return bits
+
+    def _may_split(self, rank: str | None, counts: list[int], totals: int, v: int) -> bool:
+        """Cheap necessary conditions before the search: every card fits some group of v (its
+        value is at most v, or it may be taken alone), and some total is a multiple of v."""
+        kinds = self._kinds(rank)
+        for k, count in enumerate(counts):
+            if count and not kinds[k][1] and min(kinds[k][0]) > v:
+                return False
+        multiples = self.multiples.get(v)
+        if multiples is None:
+            multiples = self.multiples[v] = sum(1 << t for t in range(0, 64 * 16 + 1, v))
+        return bool(totals & multiples)
 
     @staticmethod
     def _deal(taken: Sequence[Card], index: dict[Card, int], groups: list[tuple[tuple[int, int], ...]]) -> list[list[Card]]:
@@ -151,3 +192,10 @@ class ReferenceCheck:
             return False
 
         return list(chosen) if solve(top) else None
+
+
+def _shift_or(bits: int, shifts: Sequence[int]) -> int:
+    out = 0
+    for x in shifts:
+        out |= bits << x
+    return out

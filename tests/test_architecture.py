@@ -58,3 +58,41 @@ def test_the_migrations_build_what_the_models_declare(tmp_path) -> None:
             differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
         assert differences == []
         assert [i["name"] for i in inspect(db.engine).get_indexes("events")] == []  # the unique constraint's only
+
+
+def _private_imports() -> list[tuple[str, str, str]]:
+    """(importing module, imported module, name) for every underscore name imported by name."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for path in sorted((root / "scorekeeper").rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found += [(module, node.module, alias.name) for alias in node.names
+                          if alias.name.startswith("_") and not alias.name.startswith("__")]
+    return found
+
+
+def _package_of(module: str) -> str:
+    from importlib.util import find_spec
+
+    spec = find_spec(module)
+    return module if spec is not None and spec.submodule_search_locations else module.rpartition(".")[0]
+
+
+def test_no_private_name_crosses_a_package() -> None:
+    """A name with an underscore is its package's own: another package asks for a public one."""
+    crossing = [(importer, imported, name) for importer, imported, name in _private_imports()
+                if not (importer + ".").startswith(_package_of(imported) + ".")]
+    assert crossing == []
+
+
+def test_the_fishing_capture_modules_share_only_public_names() -> None:
+    """Each helper the capture modules share has one home and a public name (issue 24)."""
+    shared = [(importer, imported, name) for importer, imported, name in _private_imports()
+              if imported.startswith("scorekeeper.engine.fishing") or importer.startswith("scorekeeper.engine.fishing")]
+    assert shared == []

@@ -18,7 +18,7 @@ from scorekeeper.engine.scorepad import ScorePad
 
 # Raised with every release that judges some move otherwise than the one before; CHANGELOG.md
 # lists each such change by rule id under its version. A table records the version it began under.
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 # The order is the order of the "new table" form.
 RULES = Registry(ScorePad(), Kasino(), Muggins(), Mulatschak(), Mousel(), Mulle())

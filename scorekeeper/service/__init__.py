@@ -29,13 +29,12 @@ from scorekeeper.service.log import (
     seat_names,
     table_names,
 )
+from scorekeeper.service.options import PLATFORM_OPTIONS, engine_options
 from scorekeeper.service.snapshots import (
-    PLATFORM_OPTIONS,
     Snapshot,
     SnapshotCache,
     cache,
     effective_events,
-    engine_options,
     judged_replay,
     new_state,
     replay,

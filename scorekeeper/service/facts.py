@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.models import Table
+from scorekeeper.service.tables import get_table
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,4 @@ def table_facts(table_id: str) -> TableFacts:
     facts = facts_cache.get(table_id) if isinstance(table_id, str) else None
     if facts is not None:
         return facts
-    from scorekeeper.service.tables import get_table
-
     return facts_of(get_table(table_id))

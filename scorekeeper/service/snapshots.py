@@ -19,6 +19,7 @@ from scorekeeper.localize import localize
 from scorekeeper.models import Event, Table
 from scorekeeper.service.errors import ENGINE_SLIPS
 from scorekeeper.service.facts import TableFacts
+from scorekeeper.service.options import engine_options
 from scorekeeper.service.stored import Verdict, lenient_fold, unreadable_rows, verdicts_json
 
 logger = logging.getLogger(__name__)
@@ -86,18 +87,6 @@ class SnapshotCache:
 
 
 cache = SnapshotCache()
-
-
-# Table options the platform keeps for itself, never shown to the engine (which refuses unknown keys):
-# ``review_after_deal`` holds the post-deal review of a deal until that deal is over.
-PLATFORM_OPTIONS = ("review_after_deal",)
-
-
-def engine_options(options: Any) -> Any:
-    """``options`` without the platform's own keys (anything that is not a dict is the engine's to refuse)."""
-    if not isinstance(options, dict) or not any(key in options for key in PLATFORM_OPTIONS):
-        return options
-    return {k: v for k, v in options.items() if k not in PLATFORM_OPTIONS}
 
 
 def rules_for(table: Table | TableFacts) -> Any:

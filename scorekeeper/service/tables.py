@@ -17,7 +17,7 @@ from scorekeeper.extensions import db
 from scorekeeper.localize import localize, tr
 from scorekeeper.models import Seat, Table
 from scorekeeper.service.errors import MAX_NAME, TableError, bad_request, from_engine
-from scorekeeper.service.snapshots import PLATFORM_OPTIONS, engine_options
+from scorekeeper.service.options import PLATFORM_OPTIONS, engine_options
 
 logger = logging.getLogger(__name__)
 

@@ -185,3 +185,36 @@ def test_five_on_the_sau_out_of_reach_after_a_reshuffle() -> None:
     assert rule(s, {"type": "exchange", "player": 2, "kind": "sau"}) == "MULAT-COMP-1"   # thrown away
     s = run(s, exch(2, 5), exch(3, 3))                                                  # 3 reshuffles
     assert rule(s, {"type": "exchange", "player": 4, "kind": "sau"}) == "MULAT-COMP-1"
+
+
+# --- issue 24: the entered hand as evidence, and the two leftovers ---------------------------------
+
+def test_an_entered_hand_that_could_follow_relabels_a_pending_trump_proposal() -> None:
+    """Player 2's AL at trick 1 first reads as a missed trump (9E, trick 2); the hand 2 then enters
+    holds 8H, so the duty at stake is to follow Herz, with the entered card as evidence."""
+    s = run(three_players_declarer_1("E"), *relabel_deal()[:5 + 6])
+    [prop] = js(s)["proposals"]
+    assert prop["rule"] == "MULAT-PLAY-4"
+    s = run(s, {"type": "hand", "player": 2, "cards": ["8H", "UL", "OL"]})
+    [prop] = js(s)["proposals"]
+    assert (prop["kind"], prop["rule"], prop["evidence"], prop["evidence_trick"], prop["status"]) == \
+        ("follow", "MULAT-PLAY-3", "8H", None, "pending")
+    assert "still holds Herz-Achter" in prop["message"]
+
+
+def test_join_or_stay_home_over_a_standing_muli_bid_cites_stay_2() -> None:
+    """With MULAT-OPT-HOLD-MULI the bidding goes on after a bid of 5, but the contract is a Muli
+    whoever ends up with it: nobody stays home (MULAT-STAY-2)."""
+    s = run(new(4, hold_muli=True), {"type": "cut", "player": 3, "weli": False}, bid(1, 5))
+    assert js(s)["deal"]["phase"] == "bidding"
+    assert rule(s, join(2)) == "MULAT-STAY-2"
+    assert rule(s, home(2)) == "MULAT-STAY-2"
+    assert rule(run(new(4, hold_muli=True), {"type": "cut", "player": 3, "weli": False}, bid(1, 4)),
+                join(2)) == "MULAT-STAY-1"
+
+
+def test_a_hand_entered_during_the_review_cites_score_9() -> None:
+    """After the fifth trick only the revoke proposals are settled (MULAT-SCORE-9)."""
+    s = run(three_players_declarer_1("E"), *relabel_deal())
+    assert js(s)["deal"]["phase"] == "review"
+    assert rule(s, {"type": "hand", "player": 2, "cards": []}) == "MULAT-SCORE-9"

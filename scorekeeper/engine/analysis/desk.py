@@ -29,8 +29,7 @@ from scorekeeper.engine.messages import M
 from scorekeeper.engine.mousel import split_pot
 from scorekeeper.engine.muggins import Hand, MugginsOptions, Place, correct_places, fits
 from scorekeeper.engine.mulatschak import Opts as MulOpts
-from scorekeeper.engine.mulatschak import deal_changes
-from scorekeeper.engine.mulatschak.state import _causes
+from scorekeeper.engine.mulatschak import deal_changes, doubling_causes
 
 __all__ = [
     "CaptureVerdict", "Line", "MisarVerdict", "PlacementVerdict", "Worked", "capture_scheme", "judge_capture",
@@ -203,7 +202,7 @@ def mulatschak_sheet(body: Mapping[str, Any]) -> Worked:
         if isinstance(breaker, bool) or not isinstance(breaker, int) or not 0 <= breaker < n or not tricks[breaker]:
             raise MalformedEvent(M("'breaker' must be a seat that won a trick (the first trick the Muli lost)"))
     counted = min(collapses, 1) if opts.collapse_cap else collapses
-    causes = _causes(trump.upper(), counted, knocked)
+    causes = doubling_causes(trump.upper(), counted, knocked)
     m = 1 << len(causes)
     changes = deal_changes(opts, n, declarer, bid, home, tricks, m, revokes, breaker)
     lines: list[Line] = [Line("multiplier", "MULAT-SCORE-2", {"causes": ", ".join(causes) or "—", "m": m})]

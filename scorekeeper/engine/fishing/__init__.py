@@ -60,12 +60,14 @@ every card counts at least 1, so groups are small and the search stays shallow e
 group making each value) is built once per scheme (``_claim_tables``). Listing works on kinds too: it finds the legal *kind vectors* (how many cards of
 each kind) as unions of valid groups (``_unions``), smallest first and only as far as the
 caller needs, then spells each one out as the captures that pick that many cards of each kind;
-groupings are worked out when first read (see ``_Listing``).
+groupings are worked out when first read (see ``Listing``).
 
-Modules: ``schemes`` (how cards count), ``grouping`` (the proof a check hands out), ``search``
-(the partition search over kinds), ``claims`` (``find_grouping`` on per-scheme tables),
-``explain`` (refusal texts), ``listing`` (kind vectors spelt out as captures), ``captures``
-(the listing API).
+Modules, by concept, each importing only those before it (an import-linter contract keeps
+them free of circles): ``schemes`` (how cards count), ``pack`` (the French pack in card order),
+``packing`` (multisets packed into an int, and the groups making a value), ``grouping`` (the
+proof a check hands out), ``search`` (the partition search over kinds), ``claims``
+(``find_grouping`` on per-scheme tables), ``explain`` (refusal texts), ``layout`` (a table's
+slots and keys), ``listing`` (kind vectors spelt out as captures), ``captures`` (the listing API).
 """
 
 from __future__ import annotations

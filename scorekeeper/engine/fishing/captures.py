@@ -5,27 +5,26 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from collections.abc import Iterator, Sequence
 from threading import Lock
-from typing import TYPE_CHECKING, Literal, overload
+from typing import Literal, overload
 
 from scorekeeper.cards import Card
 from scorekeeper.engine.core.replay import (
     collector_paused as collector_paused,  # the old home's name
 )
-from scorekeeper.engine.fishing.claims import _FRENCH_ORDER, _PLACE, find_grouping
-from scorekeeper.engine.fishing.listing import _Listing, _table_groups
-from scorekeeper.engine.fishing.schemes import ValueScheme, card_sort_key
-from scorekeeper.engine.fishing.search import _Packing, _played_values, _solve_kinds
-
-if TYPE_CHECKING:
-    from scorekeeper.engine.fishing.listing import _Capture
+from scorekeeper.engine.fishing.claims import find_grouping
+from scorekeeper.engine.fishing.listing import Capture, Listing, table_groups
+from scorekeeper.engine.fishing.pack import FRENCH_ORDER, PLACE
+from scorekeeper.engine.fishing.packing import Packing
+from scorekeeper.engine.fishing.schemes import ValueScheme, capture_values, card_sort_key
+from scorekeeper.engine.fishing.search import solve_kinds
 
 _CACHE_SIZE = 32  # listings kept: every card of the pack on two tables (15 listings per table)
 _CACHE_VECTORS = 200_000  # and no more kind vectors than this in all (~200 bytes each)
-_cache: OrderedDict[tuple[object, ...], _Listing] = OrderedDict()
+_cache: OrderedDict[tuple[object, ...], Listing] = OrderedDict()
 _cache_lock = Lock()
 
 
-def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme, store: bool = True) -> _Listing:
+def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme, store: bool = True) -> Listing:
     """The listing of ``played`` on ``table``. The played card matters only through its values and
     (with rank-match) its rank, so e.g. 7♣ and 7♥ share one. The last few are kept: a screen
     asks about every card of a hand on one table, then about one card's captures. A new listing
@@ -35,10 +34,10 @@ def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme, store:
     # hashes its keys again whenever it is walked).
     ordered: Sequence[Card] | None = None
     try:
-        places: tuple[object, ...] = tuple(sorted([_PLACE[card.rank][card.suit] for card in table]))
+        places: tuple[object, ...] = tuple(sorted([PLACE[card.rank][card.suit] for card in table]))
     except KeyError:  # not a French card
         places = ordered = tuple(sorted(table, key=card_sort_key))
-    values = _played_values(played, scheme)
+    values = capture_values(played, scheme)
     key = (scheme, played.rank if scheme.rank_match else None, values, places)
     with _cache_lock:
         found = _cache.get(key)
@@ -46,8 +45,8 @@ def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme, store:
             _cache.move_to_end(key)
             return found
     if ordered is None:
-        ordered = [_FRENCH_ORDER[place] for place in places if isinstance(place, int)]
-    found = _Listing(played, values, ordered, scheme, places)
+        ordered = [FRENCH_ORDER[place] for place in places if isinstance(place, int)]
+    found = Listing(played, values, ordered, scheme, places)
     if not store:
         return found
     with _cache_lock:
@@ -59,7 +58,7 @@ def _listing_of(played: Card, table: Sequence[Card], scheme: ValueScheme, store:
     return found
 
 
-class Captures(Sequence["_Capture"]):
+class Captures(Sequence["Capture"]):
     """The legal captures of one played card, as :func:`legal_captures` lists them: a read-only
     sequence of ``(cards, grouping)`` pairs in the documented order.
 
@@ -71,7 +70,7 @@ class Captures(Sequence["_Capture"]):
     __slots__ = ("_listing", "_keys")
     _BATCH = 512  # pairs spelled at once while iterating
 
-    def __init__(self, listing: _Listing | None, keys: list[int]) -> None:
+    def __init__(self, listing: Listing | None, keys: list[int]) -> None:
         self._listing = listing
         self._keys = keys
 
@@ -79,11 +78,11 @@ class Captures(Sequence["_Capture"]):
         return len(self._keys)
 
     @overload
-    def __getitem__(self, index: int) -> _Capture: ...
+    def __getitem__(self, index: int) -> Capture: ...
     @overload
-    def __getitem__(self, index: slice) -> list[_Capture]: ...
+    def __getitem__(self, index: slice) -> list[Capture]: ...
 
-    def __getitem__(self, index: int | slice) -> _Capture | list[_Capture]:
+    def __getitem__(self, index: int | slice) -> Capture | list[Capture]:
         if isinstance(index, slice):
             keys = self._keys[index]
             return self._listing.spelled(keys) if self._listing is not None and keys else []
@@ -91,7 +90,7 @@ class Captures(Sequence["_Capture"]):
         assert self._listing is not None
         return self._listing.spelled((key,))[0]
 
-    def __iter__(self) -> Iterator[_Capture]:
+    def __iter__(self) -> Iterator[Capture]:
         keys, listing, step = self._keys, self._listing, self._BATCH
         if listing is None:
             return
@@ -157,7 +156,7 @@ def count_captures(played: Card, table: Sequence[Card], scheme: ValueScheme, *,
 
 
 def maximal_captures(played: Card, table: Sequence[Card], scheme: ValueScheme,
-                     by: Literal["inclusion", "count"] = "inclusion") -> list[_Capture]:
+                     by: Literal["inclusion", "count"] = "inclusion") -> list[Capture]:
     """The captures of ``played`` not strictly inside another legal capture of it (KASINO-MIS-2),
     or with ``by="count"`` the ones with the most cards (KASINO-OPT-MISAR-MAXCOUNT); listing order."""
     if not table:
@@ -172,8 +171,8 @@ def can_capture(played: Card, table: Sequence[Card], scheme: ValueScheme) -> boo
         return False
     counts = Counter(table)
     cards = sorted(counts, key=card_sort_key)
-    packing = _Packing([counts[c] for c in cards])
-    return any(any(_table_groups(played, cards, packing, v, scheme)) for v in _played_values(played, scheme))
+    packing = Packing([counts[c] for c in cards])
+    return any(any(table_groups(played, cards, packing, v, scheme)) for v in capture_values(played, scheme))
 
 
 def is_sweep_value(table: Sequence[Card], v: int, scheme: ValueScheme) -> bool:
@@ -184,7 +183,7 @@ def is_sweep_value(table: Sequence[Card], v: int, scheme: ValueScheme) -> bool:
                            ace_played=(v,), ace_table=scheme.ace_table, lillan_played=(v,),
                            lillan_table=scheme.lillan_table, storan_played=(v,),
                            storan_table=scheme.storan_table)
-    return _solve_kinds(Card("A", "S"), table, by_value, v) is not None
+    return solve_kinds(Card("A", "S"), table, by_value, v) is not None
 
 
 def sweep_values(table: Sequence[Card], scheme: ValueScheme) -> frozenset[int]:

@@ -11,24 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from threading import Lock
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scorekeeper.cards import Card
-from scorekeeper.engine.fishing.grouping import Grouping
-from scorekeeper.engine.fishing.schemes import _SUIT_ORDER, card_sort_key
-from scorekeeper.engine.fishing.search import (
-    _assign_values,
-    _groups_by_first,
-    _kind_groups,
-    _kinds_of,
-    _Packing,
-    _partition,
-    _played_values,
-    _solve_kinds,
-)
+from scorekeeper.engine.fishing.grouping import Grouping, Parts, assign_values
+from scorekeeper.engine.fishing.pack import FRENCH_RANKS, card_info
+from scorekeeper.engine.fishing.packing import Packing, groups_by_first
+from scorekeeper.engine.fishing.schemes import SUIT_ORDER, ValueScheme, capture_values
+from scorekeeper.engine.fishing.search import kind_groups, kinds_of, partition, solve_kinds
 
-if TYPE_CHECKING:
-    from scorekeeper.engine.fishing.schemes import ValueScheme, _Parts
 
 def find_grouping(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Grouping | None:
     """A grouping proving ``played`` may take exactly ``taken`` (a multiset), or None if it may not.
@@ -42,23 +33,55 @@ def find_grouping(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> G
     tables = _claim_tables(scheme).get(played.rank, _NONE).get(played.suit)
     if tables is None or len(taken) > _CLAIM_MOST:  # not a French card, or no real claim: the slow path
         return _find_slowly(played, taken, scheme)
-    units, by_value = tables
+    units, weights, shift, specials, by_value = tables
     state = 0
     try:
         for card in taken:
-            state += units[card.rank][card.suit]
+            state += weights[card.rank][card.suit]
     except KeyError:
         return _find_slowly(played, taken, scheme)
-    for v, by_top in by_value:
-        solution = _cover(state, by_top)
+    # Above the kind counts, the weights sum the cards' smallest values.
+    least = state >> shift
+    state &= (1 << shift) - 1
+    # A small claim's search is over before its totals would be worked out (-1: all pass).
+    totals = _totals(state, least, specials) if len(taken) > _SMALL_CLAIM else -1
+    for v, by_top, dead, multiples, least_of in by_value:
+        # Cheap necessary conditions first: every kind taken fits some group of v, and some
+        # total of the cards is a multiple of v. A claim failing them costs no search.
+        if state & dead or not totals & multiples:
+            continue
+        solution = _cover(state, by_top, (least, specials, multiples, least_of))
         if solution is not None:
-            return Grouping._deferred(v, _Claim(taken, scheme, units, solution), v)
+            return Grouping.deferred(v, _Claim(taken, scheme, units, solution), v)
     return None
 
 
+def _totals(state: int, least: int, specials: Sequence[tuple[int, int, list[int]]]) -> int:
+    """Every total the claimed cards can make, as bits (bit t: total t). ``least`` is the total
+    of their smallest values; a kind of ``specials`` (shift, offset, rows) — a card with two
+    values, or one that may be taken alone and so counts 0 — may add rows[count]'s offsets."""
+    bits = 1 << least
+    for field, offset, rows in specials:
+        count = (state >> field) & _COUNT
+        if not count:
+            continue
+        sums = rows[count]
+        bits >>= offset * count  # the rows count from the lowest offset (negative: taken alone)
+        if not sums & (sums - 1):
+            bits <<= sums.bit_length() - 1
+            continue
+        out = 0
+        while sums:
+            low = sums & -sums
+            out |= bits << (low.bit_length() - 1)
+            sums ^= low
+        bits = out
+    return bits
+
+
 def _find_slowly(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Grouping | None:
-    for v in _played_values(played, scheme):
-        found = _solve_kinds(played, taken, scheme, v)
+    for v in capture_values(played, scheme):
+        found = solve_kinds(played, taken, scheme, v)
         if found is not None:
             return found
     return None
@@ -73,10 +96,15 @@ def _find_slowly(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Gr
 # card adds to, and every group (multiset of kinds) making the value, filed by its biggest kind —
 # is built once per scheme and played rank and kept.
 
-_FIELD = 7  # bits per kind: a count of up to 63 and a guard bit (as _Packing lays out caps of 31)
+_FIELD = 7  # bits per kind: a count of up to 63 and a guard bit (as Packing lays out caps of 31)
 _CLAIM_MOST = (1 << (_FIELD - 1)) - 1  # bigger claims (never a real table) take the slow path
 _Units = dict[str, dict[str, int]]  # rank, suit: the card's unit in the packed counts
-_ClaimTables = tuple[_Units, list[tuple[int, list[list[int]]]]]
+_COUNT = (1 << (_FIELD - 1)) - 1  # a field's count bits
+# units; weights (units plus the card's smallest value above the counts) and that shift; the
+# kinds whose cards may count other than their smallest value (see _totals); per played value:
+# the groups by top field, the count bits of kinds in no group, the multiples of the value.
+_ClaimTables = tuple[_Units, _Units, int, list[tuple[int, int, list[int]]],
+                     list[tuple[int, list[list[int]], int, int, dict[int, int]]]]
 _claim_cache: dict[int, tuple[ValueScheme, dict[str, dict[str, _ClaimTables]]]] = {}
 _claim_by_value: dict[ValueScheme, dict[str, dict[str, _ClaimTables]]] = {}
 _NONE: dict[str, Any] = {}
@@ -94,10 +122,10 @@ def _claim_tables(scheme: ValueScheme) -> dict[str, dict[str, _ClaimTables]]:
         if made is None:
             made = {}
             shared: dict[tuple[object, ...], _ClaimTables] = {}
-            for rank in _FRENCH_RANKS:
-                for suit in _SUIT_ORDER:
+            for rank in FRENCH_RANKS:
+                for suit in SUIT_ORDER:
                     played = Card(rank, suit)
-                    values = _played_values(played, scheme)
+                    values = capture_values(played, scheme)
                     key = (values, rank if scheme.rank_match else None)
                     if key not in shared:
                         shared[key] = _build_claim_tables(scheme, played, values)
@@ -111,32 +139,51 @@ def _claim_tables(scheme: ValueScheme) -> dict[str, dict[str, _ClaimTables]]:
     return made
 
 
-_FRENCH_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_FRENCH_ORDER = sorted((Card(rank, suit) for rank in _FRENCH_RANKS for suit in _SUIT_ORDER), key=card_sort_key)
-_PLACE: dict[str, dict[str, int]] = {}  # rank, suit: the card's place in _FRENCH_ORDER
-for _place, _card in enumerate(_FRENCH_ORDER):
-    _PLACE.setdefault(_card.rank, {})[_card.suit] = _place
-
-
 def _build_claim_tables(scheme: ValueScheme, played: Card, values: tuple[int, ...]) -> _ClaimTables:
-    cards = [Card(rank, suit) for rank in _FRENCH_RANKS for suit in _SUIT_ORDER]
+    cards = [Card(rank, suit) for rank in FRENCH_RANKS for suit in SUIT_ORDER]
     kind_of = {card: (scheme.table_values(card), scheme.rank_match and card.rank == played.rank)
                for card in cards}
-    # _kinds_of's order (biggest first), so the search meets the groups as the slow path does.
+    # kinds_of's order (biggest first), so the search meets the groups as the slow path does.
     kinds = sorted(set(kind_of.values()), key=lambda k: (-min(k[0]), -max(k[0]), k[1]))
     top = len(kinds) - 1
     units: _Units = {}
     for card, kind in kind_of.items():
         units.setdefault(card.rank, {})[card.suit] = 1 << (_FIELD * (top - kinds.index(kind)))
-    packing = _Packing([31] * len(kinds))  # no group holds more than 16 cards
+    packing = Packing([31] * len(kinds))  # no group holds more than 16 cards
     assert packing.width == _FIELD
-    by_value: list[tuple[int, list[list[int]]]] = []
+    shift = _FIELD * (top + 1)
+    weights: _Units = {rank: {suit: unit + (min(kind_of[Card(rank, suit)][0]) << shift)
+                              for suit, unit in by_suit.items()} for rank, by_suit in units.items()}
+    specials: list[tuple[int, int, list[int]]] = []
+    for f, (kind_values, alone) in enumerate(kinds):
+        least = min(kind_values)
+        offsets = sorted({x - least for x in kind_values} | ({-least} if alone else set()))
+        if len(offsets) == 1:
+            continue
+        rows = [1]
+        for _ in range(_CLAIM_MOST):
+            rows.append(_shift_or(rows[-1], [o - offsets[0] for o in offsets]))
+        specials.append((_FIELD * (top - f), -offsets[0], rows))
+    most = _CLAIM_MOST * max(max(k[0]) for k in kinds)
+    by_value: list[tuple[int, list[list[int]], int, int, dict[int, int]]] = []
+    smallest = [min(k[0]) for k in kinds]
     for v in values:
-        by_first = _kind_groups(kinds, packing, v, scheme.max_value)
-        # _kind_groups numbers kinds biggest first from the bottom field; here the biggest is on top.
+        by_first = kind_groups(kinds, packing, v, scheme.max_value)
+        # kind_groups numbers kinds biggest first from the bottom field; here the biggest is on top.
         by_top = [[_flip(group, top) for group in by_first[top - f]] for f in range(top + 1)]
-        by_value.append((v, by_top))
-    return units, by_value
+        dead = sum(_COUNT << (_FIELD * f) for f in range(top + 1) if not by_top[f])
+        multiples = sum(1 << t for t in range(0, most + 1, v))
+        least_of = {group: sum(((group >> (_FIELD * (top - f))) & _COUNT) * smallest[f] for f in range(top + 1))
+                    for groups in by_top for group in groups}
+        by_value.append((v, by_top, dead, multiples, least_of))
+    return units, weights, shift, specials, by_value
+
+
+def _shift_or(bits: int, shifts: Sequence[int]) -> int:
+    out = 0
+    for x in shifts:
+        out |= bits << x
+    return out
 
 
 def _flip(packed: int, top: int) -> int:
@@ -151,11 +198,31 @@ def _flip(packed: int, top: int) -> int:
 _GUARD = sum(1 << (_FIELD * (i + 1) - 1) for i in range(40))
 
 
-def _cover(start: int, by_top: Sequence[Sequence[int]]) -> list[int] | None:
+_SMALL_CLAIM = 6  # claims of up to this many cards skip the totals condition
+_PRUNE_AFTER = 48  # dead states met before every state is also checked against its totals
+_Totals = tuple[int, list[tuple[int, int, list[int]]], int, dict[int, int]]  # see _solve_pruned
+
+
+class _Hard(Exception):
+    """The plain search has met many dead states: the claim is a hard one."""
+
+
+def _cover(start: int, by_top: Sequence[Sequence[int]], totals: _Totals) -> list[int] | None:
     """Groups (packed, in the order chosen) that exactly cover ``start``, or None: depth first,
-    the biggest kind left covered first, memoised on the states that failed."""
+    the biggest kind left covered first, memoised on the states that failed.
+
+    A hard claim goes on with each new state's totals checked too (``_solve_pruned``), keeping
+    the dead states found so far: the same order, so the same groups when some are found."""
     chosen: list[int] = []
-    if _solve(start, by_top, set(), chosen):
+    failed: set[int] = set()
+    try:
+        if not _PRUNE_AFTER:  # every claim a hard one (the tests run the pruned search so)
+            raise _Hard
+        found = _solve(start, by_top, failed, chosen)
+    except _Hard:
+        chosen.clear()
+        found = _solve_pruned(start, totals[0], by_top, failed, chosen, totals)
+    if found:
         chosen.reverse()
         return chosen
     return None
@@ -176,6 +243,32 @@ def _solve(state: int, by_top: Sequence[Sequence[int]], failed: set[int], chosen
                     chosen.append(group)
                     return True
                 failed.add(rest)
+                if len(failed) > _PRUNE_AFTER:
+                    raise _Hard
+    return False
+
+
+def _solve_pruned(state: int, least: int, by_top: Sequence[Sequence[int]], failed: set[int],
+                  chosen: list[int], totals: _Totals) -> bool:
+    """``_solve`` that drops a state whose cards can make no total divisible by the value (with
+    cards of two values, a group that counted one the wrong way leaves such a state). ``least``:
+    the state's total of smallest values; ``least_of`` gives each group's."""
+    guard = _GUARD
+    _, specials, multiples, least_of = totals
+    for group in by_top[(state.bit_length() - 1) // _FIELD]:
+        rest = (state | guard) - group
+        if rest & guard == guard:
+            rest ^= guard
+            if not rest:
+                chosen.append(group)
+                return True
+            if rest not in failed:
+                left = least - least_of[group]
+                if _totals(rest, left, specials) & multiples and \
+                        _solve_pruned(rest, left, by_top, failed, chosen, totals):
+                    chosen.append(group)
+                    return True
+                failed.add(rest)
     return False
 
 
@@ -188,10 +281,10 @@ class _Claim:
                  solution: list[int]) -> None:
         self.taken, self.scheme, self.units, self.solution = taken, scheme, units, solution
 
-    def parts(self, value: int) -> tuple[_Parts, None]:
+    def parts(self, value: int) -> tuple[Parts, None]:
         """The taken cards dealt into the groups found, as the slow path deals them (each kind's
         cards in card order, the last one first) and shown as ``_grouping_parts`` has them."""
-        info = _card_info(self.scheme)
+        info = card_info(self.scheme)
         units = self.units
         # (order, values, card) per card, in card order.
         rows = sorted([(*info[card.rank][card.suit], card) for card in self.taken], key=_first)
@@ -216,7 +309,7 @@ class _Claim:
             else:
                 found = _assigned.get((value, options))
                 if found is None:
-                    found = _assigned[(value, options)] = _assign_values(options, value)
+                    found = _assigned[(value, options)] = assign_values(options, value)
                 counted, ranked = found, False
             made.append(((-len(group), [row[0] for row in group]), tuple([row[2] for row in group]),
                          counted, ranked))
@@ -240,24 +333,7 @@ def _first(row: tuple[Any, ...]) -> Any:
     return row[0]
 
 
-_Info = dict[str, dict[str, tuple[int, tuple[int, ...]]]]
-_info_cache: dict[int, tuple[ValueScheme, _Info]] = {}
-
-
-def _card_info(scheme: ValueScheme) -> _Info:
-    """Per French card (rank, suit): its place in card order, and its values as a table card."""
-    found = _info_cache.get(id(scheme))
-    if found is None or found[0] is not scheme:
-        info: _Info = {}
-        for place, card in enumerate(_FRENCH_ORDER):
-            info.setdefault(card.rank, {})[card.suit] = (place, scheme.table_values(card))
-        if len(_info_cache) >= 64:
-            _info_cache.clear()
-        found = _info_cache[id(scheme)] = (scheme, info)
-    return found[1]
-
-
-# The values a group's cards count (``_assign_values``), by value and the cards' value options.
+# The values a group's cards count (``assign_values``), by value and the cards' value options.
 _assigned: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[int, ...]] = {}
 
 
@@ -265,7 +341,7 @@ def _single(played: Card, card: Card, scheme: ValueScheme) -> Grouping | None:
     """The common one-card capture, answered without the search (same value order as the search)."""
     table_values = scheme.table_values(card)
     ranked = scheme.rank_match and card.rank == played.rank
-    for v in _played_values(played, scheme):
+    for v in capture_values(played, scheme):
         if v in table_values:
             return Grouping(v, ((card,),), ((v,),), (False,))
         if ranked:
@@ -278,14 +354,14 @@ def legal_with_mixed_values(played: Card, taken: Sequence[Card], scheme: ValueSc
     for each group. Used only to explain a refusal by the one-value rule (MULLE-CAP-1, KASINO-CAP-1)."""
     if not taken:
         return False
-    kinds, pools = _kinds_of(played, taken, scheme)
-    packing = _Packing([len(pool) for pool in pools])
+    kinds, pools = kinds_of(played, taken, scheme)
+    packing = Packing([len(pool) for pool in pools])
     values = [k[0] for k in kinds]
     merged: list[list[int]] = [[] for _ in kinds]
-    for v in _played_values(played, scheme):
-        for i, groups in enumerate(_groups_by_first(values, packing, v, scheme.max_value)):
+    for v in capture_values(played, scheme):
+        for i, groups in enumerate(groups_by_first(values, packing, v, scheme.max_value)):
             merged[i].extend(g for g in groups if g not in merged[i])
     for i, kind in enumerate(kinds):
         if kind[1] and packing.unit(i) not in merged[i]:
             merged[i].append(packing.unit(i))
-    return _partition(packing, merged, packing.full) is not None
+    return partition(packing, merged, packing.full) is not None

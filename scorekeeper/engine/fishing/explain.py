@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from scorekeeper.cards import Card
 from scorekeeper.engine.fishing.claims import legal_with_mixed_values
-from scorekeeper.engine.fishing.schemes import card_sort_key
-from scorekeeper.engine.fishing.search import _bits_add, _played_values
+from scorekeeper.engine.fishing.packing import bits_add
+from scorekeeper.engine.fishing.schemes import ValueScheme, capture_values, card_sort_key
 from scorekeeper.engine.messages import Join, M, Msg
-
-if TYPE_CHECKING:
-    from scorekeeper.engine.fishing.schemes import ValueScheme
 
 # --- Explaining a refusal ----------------------------------------------------------------------
 
@@ -25,9 +21,9 @@ def _fits_some_group(card: Card, others: Sequence[Card], played: Card, v: int, s
     if scheme.rank_match and card.rank == played.rank:
         return True
     limit = (1 << (min(v, scheme.max_value) + 1)) - 1
-    bits = _bits_add(1, scheme.table_values(card), limit)
+    bits = bits_add(1, scheme.table_values(card), limit)
     for other in others:
-        bits |= _bits_add(bits, scheme.table_values(other), limit)
+        bits |= bits_add(bits, scheme.table_values(other), limit)
     return bool(bits >> v & 1)
 
 
@@ -37,7 +33,7 @@ def explain_failure(played: Card, taken: Sequence[Card], scheme: ValueScheme) ->
         return M("nothing was taken: that is a trail, not a capture")
     cards = sorted(taken, key=card_sort_key)
     names = Join(tuple(cards))
-    hv = _played_values(played, scheme)
+    hv = capture_values(played, scheme)
     if len(cards) == 1:
         card = cards[0]
         if scheme.rank_match:

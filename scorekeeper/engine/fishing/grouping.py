@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from scorekeeper.cards import Card
 from scorekeeper.engine.fishing.schemes import face_value
 from scorekeeper.engine.messages import Join, M, Msg
 
-if TYPE_CHECKING:
-    from scorekeeper.engine.fishing.claims import _Claim
-    from scorekeeper.engine.fishing.listing import _Listing
-    from scorekeeper.engine.fishing.schemes import _Parts
+# A grouping's groups (display order), the value each card counted, and which are rank-matches.
+Parts = tuple[tuple[tuple[Card, ...], ...], tuple[tuple[int, ...], ...], tuple[bool, ...]]
+
+
+class PartsSource(Protocol):
+    """Where a grouping handed out unresolved works its groups out (a listing, a claim check)."""
+
+    def parts(self, key: int) -> tuple[Parts, tuple[str, ...] | None]: ...
+
 
 class Grouping:
     """A partition proving a capture legal: every group makes ``value`` (or is a rank-match).
@@ -26,13 +32,13 @@ class Grouping:
     def __init__(self, value: int, groups: tuple[tuple[Card, ...], ...],
                  counted: tuple[tuple[int, ...], ...] = (), rank_matched: tuple[bool, ...] = ()) -> None:
         self._value = value
-        self._parts: _Parts | None = (groups, counted, rank_matched)
-        self._listing: _Listing | _Claim | None = None
+        self._parts: Parts | None = (groups, counted, rank_matched)
+        self._listing: PartsSource | None = None
         self._key = 0
         self._texts: tuple[str, ...] | None = None
 
     @classmethod
-    def _deferred(cls, value: int, listing: _Listing | _Claim, key: int) -> Grouping:
+    def deferred(cls, value: int, listing: PartsSource, key: int) -> Grouping:
         """The grouping of the capture ``key`` of ``listing`` (or of a claim found, ``key`` its
         value), worked out on first use."""
         made = cls.__new__(cls)
@@ -43,7 +49,7 @@ class Grouping:
         made._texts = None
         return made
 
-    def _resolve(self) -> _Parts:
+    def _resolve(self) -> Parts:
         parts = self._parts
         if parts is None:
             listing = self._listing
@@ -100,7 +106,7 @@ class Grouping:
         if self._texts is not None:  # a listing's groups come with their text
             return Msg("%(groups)s", {"groups": Join(self._texts, ", ")})
         return Msg("%(groups)s", {"groups": Join(tuple(
-            _group_text(group, counted[i] if i < len(counted) else (0,) * len(group),
+            group_text(group, counted[i] if i < len(counted) else (0,) * len(group),
                         i < len(ranked) and ranked[i], self._value)
             for i, group in enumerate(groups)), ", ")})
 
@@ -120,7 +126,7 @@ def _counted(card: Card, x: int) -> Card | Msg:
     return card if x in (0, face_value(card)) else Msg("%(card)s(%(value)s)", {"card": card, "value": x})
 
 
-def _group_text(group: tuple[Card, ...], values: tuple[int, ...], ranked: bool, value: int) -> Msg:
+def group_text(group: tuple[Card, ...], values: tuple[int, ...], ranked: bool, value: int) -> Msg:
     """One group as a player would say it: "3♥+5♠ = 8", "A♠(14)", "2♥ (same rank)"."""
     if ranked:
         return M("%(card)s (same rank)", card=group[0])
@@ -128,3 +134,21 @@ def _group_text(group: tuple[Card, ...], values: tuple[int, ...], ranked: bool, 
         return Msg("%(card)s", {"card": _counted(group[0], values[0])})
     parts = tuple(_counted(card, x) for card, x in zip(group, values, strict=True))
     return Msg("%(cards)s = %(value)s", {"cards": Join(parts, "+"), "value": value})
+
+
+def assign_values(options: Sequence[tuple[int, ...]], v: int) -> tuple[int, ...]:
+    """One value from each of ``options`` so that they total v (known to be possible)."""
+    def go(i: int, left: int) -> tuple[int, ...] | None:
+        if i == len(options):
+            return () if left == 0 else None
+        for value in options[i]:
+            if value <= left:
+                rest = go(i + 1, left - value)
+                if rest is not None:
+                    return (value, *rest)
+        return None
+
+    found = go(0, v)
+    if found is None:  # pragma: no cover - the solver only hands over valid groups
+        raise AssertionError(f"no values among {options} making {v}")
+    return found

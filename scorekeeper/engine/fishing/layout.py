@@ -10,9 +10,9 @@ from threading import Lock
 from typing import TypeVar
 
 from scorekeeper.cards import Card
-from scorekeeper.engine.fishing.search import _Packing
+from scorekeeper.engine.fishing.packing import Packing
 
-_RUN_ENTRIES = 256  # entries per lookup table over a run of fields (spelling keys, weighing vectors)
+RUN_ENTRIES = 256  # entries per lookup table over a run of fields (spelling keys, weighing vectors)
 _PICK_ENTRIES = 1 << 8  # combined values of a run of kinds whose picks are looked up at once
 _SPELL_HALVES = 1 << 15  # halves of keys remembered per table before starting afresh (memory)
 _T = TypeVar("_T")
@@ -32,7 +32,7 @@ class _Memo(dict[int, _T]):
         return value
 
 
-def _runs(caps: Sequence[int], most: int = _RUN_ENTRIES) -> list[tuple[int, int]]:
+def _runs(caps: Sequence[int], most: int = RUN_ENTRIES) -> list[tuple[int, int]]:
     """Consecutive fields [start, end) whose combined values stay within ``most``."""
     runs: list[tuple[int, int]] = []
     start = 0
@@ -62,7 +62,7 @@ def _kind_picks(slots_of: Sequence[int], slot_shift: Sequence[int], copies: Sequ
     return picks
 
 
-class _Layout:
+class Layout:
     """Where each of a table's distinct cards (slots) and kinds sits in a key, and what is worked
     out from that alone (each kind's picks, spelling a key's cards, weighing a vector): the same
     for every card played on the table unless rank-matching splits a kind, so the listings of
@@ -75,7 +75,7 @@ class _Layout:
         for i, k in enumerate(slot_kind):
             members[k].append(i)
         self.members = members  # the slots of each kind, in card order
-        self.packing = _Packing([sum(copies[i] for i in slots_of) for slots_of in members])
+        self.packing = Packing([sum(copies[i] for i in slots_of) for slots_of in members])
         # Room for any kind vector's index, so keys never need re-spelling when the search grows.
         self.index_bits = prod(cap + 1 for cap in self.packing.caps).bit_length()
         self.width = max(1, max(copies, default=1).bit_length())
@@ -179,21 +179,21 @@ class _Layout:
 
 
 _LAYOUTS = 8  # tables whose layouts are kept (a screen asks about one table at a time)
-_layouts: OrderedDict[tuple[object, ...], _Layout] = OrderedDict()
+_layouts: OrderedDict[tuple[object, ...], Layout] = OrderedDict()
 _layouts_lock = Lock()
 
 
-def _layout(places: tuple[object, ...] | None, slots: list[Card], copies: list[int], slot_kind: list[int],
-            kinds: int) -> _Layout:
+def shared_layout(places: tuple[object, ...] | None, slots: list[Card], copies: list[int], slot_kind: list[int],
+            kinds: int) -> Layout:
     if places is None:
-        return _Layout(slots, copies, slot_kind, kinds)
+        return Layout(slots, copies, slot_kind, kinds)
     key = (places, tuple(slot_kind))
     with _layouts_lock:
         found = _layouts.get(key)
         if found is not None:
             _layouts.move_to_end(key)
             return found
-    found = _Layout(slots, copies, slot_kind, kinds)
+    found = Layout(slots, copies, slot_kind, kinds)
     with _layouts_lock:
         _layouts[key] = found
         while len(_layouts) > _LAYOUTS:

@@ -1,33 +1,26 @@
 """Listing every legal capture of a played card: kind vectors as unions of valid groups, spelt out
-as captures on demand (see ``_Listing``)."""
+as captures on demand (see ``Listing``)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
 from threading import Lock
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from scorekeeper.cards import Card
-from scorekeeper.engine.fishing.claims import _card_info
-from scorekeeper.engine.fishing.grouping import Grouping, _group_text
-from scorekeeper.engine.fishing.layout import _RUN_ENTRIES, _layout
-from scorekeeper.engine.fishing.search import (
-    _assign_values,
-    _groups_by_first,
-    _Packing,
-    _sized_groups_by_first,
-)
-
-if TYPE_CHECKING:
-    from scorekeeper.engine.fishing.schemes import ValueScheme, _Parts
+from scorekeeper.engine.fishing.grouping import Grouping, Parts, assign_values, group_text
+from scorekeeper.engine.fishing.layout import RUN_ENTRIES, shared_layout
+from scorekeeper.engine.fishing.pack import card_info
+from scorekeeper.engine.fishing.packing import Packing, groups_by_first, sized_groups_by_first
+from scorekeeper.engine.fishing.schemes import ValueScheme
 
 # --- Listing captures ----------------------------------------------------------------------------
 
 
-def _table_groups(played: Card, cards: Sequence[Card], packing: _Packing, v: int,
+def table_groups(played: Card, cards: Sequence[Card], packing: Packing, v: int,
                   scheme: ValueScheme) -> list[list[int]]:
-    by_first = _groups_by_first([scheme.table_values(c) for c in cards], packing, v, scheme.max_value)
+    by_first = groups_by_first([scheme.table_values(c) for c in cards], packing, v, scheme.max_value)
     if scheme.rank_match:
         for i, card in enumerate(cards):
             single = packing.unit(i)
@@ -36,7 +29,7 @@ def _table_groups(played: Card, cards: Sequence[Card], packing: _Packing, v: int
     return by_first
 
 
-def _unions(packing: _Packing, by_first: Sequence[Sequence[tuple[int, int]]],
+def _unions(packing: Packing, by_first: Sequence[Sequence[tuple[int, int]]],
             reach: int) -> tuple[dict[int, int], dict[int, int]]:
     """Every union of groups (``by_first``: (size, packed) by first slot, smallest first) that
     fits the table and holds at most ``reach`` cards, each with its last group (the smaller union
@@ -74,7 +67,7 @@ def _unions(packing: _Packing, by_first: Sequence[Sequence[tuple[int, int]]],
     return parents, sizes
 
 
-_Capture = tuple[tuple[Card, ...], Grouping]
+Capture = tuple[tuple[Card, ...], Grouping]
 # One group of a listed grouping: order (biggest first, then by card), cards, counted, rank-match, text.
 _Piece = tuple[tuple[int, tuple[int, ...]], tuple[Card, ...], tuple[int, ...], bool, str]
 _FIRST_REACH = 3  # the first search of a table covers captures of up to this many cards
@@ -91,7 +84,7 @@ def _next_reach(reach: int) -> int:
     return reach + 1 if reach < _STEP_REACH else 2 * reach
 
 
-class _Listing:
+class Listing:
     """Every legal capture of one played card from one table, produced in the documented order.
 
     Legality depends only on how many cards of each *kind* are taken, so the search runs over
@@ -118,9 +111,9 @@ class _Listing:
         self.values = values
         counts = Counter(table)
         slots = list(counts)
-        # Kinds as _kinds_of has them: biggest first, a rank-match kind after its plain twin.
+        # Kinds as kinds_of has them: biggest first, a rank-match kind after its plain twin.
         try:  # the scheme's values of each French card, looked up (a call each was 1 µs)
-            info = _card_info(scheme)
+            info = card_info(scheme)
             slot_values = [info[card.rank][card.suit][1] for card in slots]
         except KeyError:
             slot_values = [scheme.table_values(card) for card in slots]
@@ -129,7 +122,7 @@ class _Listing:
         self.kinds = sorted(set(slot_kinds), key=lambda k: (-min(k[0]), -max(k[0]), k[1], k[0]))
         number = {kind: k for k, kind in enumerate(self.kinds)}
         slot_kind = [number[kind] for kind in slot_kinds]
-        layout = _layout(places, slots, list(counts.values()), slot_kind, len(self.kinds))
+        layout = shared_layout(places, slots, list(counts.values()), slot_kind, len(self.kinds))
         self.layout = layout
         self.slots, self.copies, self.total = layout.slots, layout.copies, layout.total
         self.slot_kind, self.members, self.packing = layout.slot_kind, layout.members, layout.packing
@@ -148,7 +141,7 @@ class _Listing:
 
     # -- the kind-vector search -------------------------------------------------------------------
 
-    def reaching(self, size: int) -> _Listing:
+    def reaching(self, size: int) -> Listing:
         """Make sure every legal kind vector of up to ``size`` cards is known."""
         if size > self.reach:
             with self.lock:
@@ -166,7 +159,7 @@ class _Listing:
         if found is not None and found[0] >= reach:
             return found[1]
         most = min(max(reach, _STEP_REACH), self.total)  # small groups are cheap: once for the first reaches
-        by_first = _sized_groups_by_first([kind[0] for kind in self.kinds], self.packing, v,
+        by_first = sized_groups_by_first([kind[0] for kind in self.kinds], self.packing, v,
                                           self.scheme.max_value, most)
         for k, kind in enumerate(self.kinds):
             single = (1, self.packing.unit(k))
@@ -205,7 +198,7 @@ class _Listing:
         shift, field = self.packing.width * kind, self.packing.mask
         if at_most is None:
             self.reaching(self.total)
-        weigh = self.layout.weigh if len(self.vectors) > _RUN_ENTRIES else self.layout.weigh_slowly
+        weigh = self.layout.weigh if len(self.vectors) > RUN_ENTRIES else self.layout.weigh_slowly
         found = 0
         for size in range(1, self.total + 1):
             self.reaching(size)
@@ -272,12 +265,12 @@ class _Listing:
             ordered += keyed
         return ordered
 
-    def spelled(self, keys: Sequence[int]) -> list[_Capture]:
+    def spelled(self, keys: Sequence[int]) -> list[Capture]:
         """The captures of ``keys``: cards and grouping (worked out when first read), in one
         comprehension, far cheaper per capture than a generator's steps."""
         high, high_shift, low_cards, low_mask = self.layout.spelling()
         shift, low = self.index_bits, (1 << self.index_bits) - 1
-        values, value_at, deferred = self.values, self.value_at, Grouping._deferred
+        values, value_at, deferred = self.values, self.value_at, Grouping.deferred
         return [(high[key >> high_shift] + low_cards[(key >> shift) & low_mask],
                  deferred(values[value_at[key & low]], self, key)) for key in keys]
 
@@ -301,7 +294,7 @@ class _Listing:
                 keys = [key + pick for key in keys]
         return keys
 
-    def parts(self, key: int) -> tuple[_Parts, tuple[str, ...]]:
+    def parts(self, key: int) -> tuple[Parts, tuple[str, ...]]:
         """The grouping of one listed capture: its kind vector's partition, dealt the capture's
         cards (as slots; cards of one kind are interchangeable, so any dealing is valid). Each
         group is built once and shared: the captures of a table reuse the same few hundred."""
@@ -351,8 +344,8 @@ class _Listing:
         if len(kinds) == 1 and v not in options[0]:
             counted, ranked = options[0][:1], True
         else:
-            counted, ranked = _assign_values(options, v), False
+            counted, ranked = assign_values(options, v), False
         pairs = sorted(zip(slots, counted, strict=True))
         order = tuple(i for i, _ in pairs)
         cards, values = tuple(self.slots[i] for i in order), tuple(x for _, x in pairs)
-        return (-len(order), order), cards, values, ranked, _group_text(cards, values, ranked, v)
+        return (-len(order), order), cards, values, ranked, group_text(cards, values, ranked, v)

@@ -8,7 +8,7 @@ from typing import Literal
 from scorekeeper.cards import Card
 
 _FACE = {"A": 1, "J": 11, "Q": 12, "K": 13}
-_SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3}
+SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3}
 
 
 def face_value(card: Card) -> int:
@@ -17,7 +17,7 @@ def face_value(card: Card) -> int:
 
 
 def card_sort_key(card: Card) -> tuple[int, int]:
-    return face_value(card), _SUIT_ORDER.get(card.suit, 9)
+    return face_value(card), SUIT_ORDER.get(card.suit, 9)
 
 
 def _is_ace(card: Card) -> bool:
@@ -95,7 +95,6 @@ def kasino_scheme(variant: str = "standard") -> ValueScheme:
     raise ValueError(f"unknown Kasino value scheme {variant!r} (standard, fixed, handtable)")
 
 
-# --- Groupings -----------------------------------------------------------------------------------
-
-
-_Parts = tuple[tuple[tuple[Card, ...], ...], tuple[tuple[int, ...], ...], tuple[bool, ...]]
+def capture_values(played: Card, scheme: ValueScheme) -> tuple[int, ...]:
+    """The values ``played`` may count when capturing: those within the scheme's range."""
+    return tuple(v for v in scheme.played_values(played) if 0 < v <= scheme.max_value)

@@ -254,18 +254,25 @@ def on_exchange(state: MouselState, event: Mapping[str, Any]) -> MouselState:
     if count > stock:  # MOUSEL-OPT-RESHUFFLE: the pile becomes the new stock
         stock, pile, reshuffles = stock + pile, 0, reshuffles + 1
     reach = deal.trump_reach
-    if count and (reach or (count > deal.stock and _taker_threw(state, deal))):
+    if count and _draws_from_taker_throws(state, deal, count):
         reach += (player,)
     new = evolve(deal, stock=stock - count, pile=pile + count, reshuffles=reshuffles,
                   decisions=deal.decisions + ((player, count),), trump_reach=reach)
     return _with_deal(state, _after_decision(new))
 
 
-def _taker_threw(state: MouselState, deal: Deal) -> bool:
-    """Could the turned-up card be in the pile? The taker decides first; only he ever held it."""
-    if state.opts.keep_trumpcard:
+def _draws_from_taker_throws(state: MouselState, deal: Deal, count: int) -> bool:
+    """May the player who now draws ``count`` cards draw the turned-up card?
+
+    Only the taker holds it, and he decides first, so if he threw it away it lies in the pile
+    that the first reshuffle makes into a stock — and in no later one, since everyone throws away
+    before drawing and so never throws a card drawn from it. Whoever draws from that stock before
+    it runs out may hold the card; the stock runs out before the pile is reshuffled again."""
+    if state.opts.keep_trumpcard or not any(s == deal.taker and n for s, n in deal.decisions):
         return False
-    return any(seat == deal.taker and count for seat, count in deal.decisions)
+    if deal.reshuffles == 0:
+        return count > deal.stock  # this draw runs the stock out and reshuffles the taker's throws
+    return deal.reshuffles == 1 and deal.stock > 0
 
 
 def on_fold(state: MouselState, event: Mapping[str, Any]) -> MouselState:

@@ -87,8 +87,11 @@ def _check_unseen(state: MouselState, deal: Deal, play: Play, player: int, card:
         raise RuleViolation("MOUSEL-COMP-1", M("%(card)s was turned up, refused and set aside; it is out of play", card=card),
                             card=str(card))
     # The turn-up card can reach another hand only through a reshuffle of thrown-away cards.
-    if card == deal.trump_card and player != deal.taker and player not in deal.trump_reach:
+    if card == deal.trump_card and not deal.may_hold_trump_card(player):
         assert deal.taker is not None
+        if player == deal.taker:
+            raise RuleViolation("MOUSEL-COMP-1", M("%(card)s is the turned-up card, and %(player)s threw away his whole hand", card=card, player=state.players[player]),
+                                card=str(card))
         raise RuleViolation("MOUSEL-COMP-1", M("%(card)s is the turned-up card that %(player)s took", card=card, player=state.players[deal.taker]),
                             card=str(card))
 

@@ -135,8 +135,8 @@ class Deal:
     decisions: tuple[tuple[int, int | None], ...] = ()  # (seat, cards exchanged or None = folded)
     pile: int = 0  # cards thrown away and not yet reshuffled
     reshuffles: int = 0
-    # seats besides the taker that may hold the turned-up card: they drew from a stock into
-    # which the taker's thrown-away cards had been reshuffled
+    # seats besides the taker that may hold the turned-up card: they drew from the stock the
+    # taker's thrown-away cards were reshuffled into, before that stock ran out
     trump_reach: tuple[int, ...] = ()
 
     @property
@@ -146,6 +146,15 @@ class Deal:
     @property
     def folded(self) -> tuple[int, ...]:
         return tuple(seat for seat, count in self.decisions if count is None)
+
+    def may_hold_trump_card(self, seat: int) -> bool:
+        """Can ``seat`` hold the turned-up card? The taker, unless he threw away his whole hand
+        (he decides first, so he can never draw it back), and the seats of ``trump_reach``."""
+        if seat in self.trump_reach:
+            return True
+        if seat != self.taker:
+            return False
+        return not any(s == seat and count == self.n + 1 for s, count in self.decisions)
 
     def to_act(self) -> int | None:
         if self.phase == "turn_up":

@@ -30,7 +30,8 @@ from scorekeeper.engine.mulatschak.state import (
     Opts,
     Phase,
     Row,
+    doubling_causes,
 )
 from scorekeeper.engine.mulatschak.tally import resume
 
-__all__ = ["BID_LIMIT", "BREACH_RULES", "Call", "Deal", "Exchange", "HIGH_RANKS", "M", "MulState", "Mulatschak", "ORDER", "Opts", "Phase", "Row", "START", "STAY_LIMIT", "SUITS", "SUIT_NAMES", "WELI", "deal_changes", "resume", "stay_home_cost"]
+__all__ = ["BID_LIMIT", "BREACH_RULES", "Call", "Deal", "Exchange", "HIGH_RANKS", "M", "MulState", "Mulatschak", "ORDER", "Opts", "Phase", "Row", "START", "STAY_LIMIT", "SUITS", "SUIT_NAMES", "WELI", "deal_changes", "doubling_causes", "resume", "stay_home_cost"]

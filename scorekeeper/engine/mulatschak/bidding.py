@@ -88,8 +88,9 @@ def on_hand(state: MulState, event: Mapping[str, Any]) -> MulState:
     deal = _implied_cut(state)
     player = player_field(event, state.n)
     cards = _cards(event, "cards", state.opts)
-    if deal.phase in ("review",):
-        raise RuleViolation("MULAT-PLAY-1", M("all five tricks have been played"))
+    if deal.phase == "review":
+        # the review settles the revoke proposals (MULAT-SCORE-9): only confirm or dismiss now
+        raise RuleViolation("MULAT-SCORE-9", M("all five tricks are played; confirm or dismiss the revoke proposals"))
     if deal.decisions and deal.decisions[player] == "home":
         raise RuleViolation("MULAT-STAY-5", M("%(player)s stayed home and takes no part in this deal", player=Seat(player)))
     if player in deal.bridge_queue:
@@ -323,7 +324,8 @@ def on_stay(state: MulState, event: Mapping[str, Any]) -> MulState:
     deal = _deal(state)
     player = player_field(event, state.n)
     home = event.get("type") == "stay_home"
-    if deal.declarer is not None and (deal.muli or deal.trump == "H"):
+    # A standing bid of 5 (the dealer may still hold it, MULAT-OPT-HOLD-MULI) already makes a Muli.
+    if (deal.declarer is not None and (deal.muli or deal.trump == "H")) or deal.high == 5:
         # No stay-home round at all in these deals: the duty to play is the rule at stake.
         if home:
             raise RuleViolation("MULAT-STAY-2", M("nobody stays home when Herz is trumps or in a Muli"))

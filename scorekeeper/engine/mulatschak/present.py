@@ -21,7 +21,7 @@ from scorekeeper.engine.mulatschak.state import (
     Deal,
     M,
     MulState,
-    _causes,
+    doubling_causes,
 )
 from scorekeeper.engine.tricks import (
     legal_cards,
@@ -39,7 +39,7 @@ def _deal_json(state: MulState, deal: Deal) -> JSON:
                        "winner": deal.trick_winner(index) if complete else None})
     won = deal.tricks_won()
     collapses = min(deal.collapses, 1) if state.opts.collapse_cap else deal.collapses
-    causes = _causes(deal.trump, collapses, deal.cut == "knock")
+    causes = doubling_causes(deal.trump, collapses, deal.cut == "knock")
     return {
         "number": deal.number,
         "phase": deal.phase,

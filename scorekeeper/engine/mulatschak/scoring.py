@@ -17,8 +17,8 @@ from scorekeeper.engine.mulatschak.state import (
     MulState,
     Opts,
     Row,
-    _causes,
     _fresh_deal,
+    doubling_causes,
 )
 
 
@@ -87,7 +87,7 @@ def _score(state: MulState) -> MulState:
     breaker = _breaker(deal) if deal.muli else None
     tricks = tuple(None if p in home else won[p] for p in range(n))
     collapses = min(deal.collapses, 1) if state.opts.collapse_cap else deal.collapses
-    causes = _causes(deal.trump, collapses, deal.cut == "knock")
+    causes = doubling_causes(deal.trump, collapses, deal.cut == "knock")
     return _book(state, deal.number, deal.dealer, deal.declarer, deal.contract, deal.forced, deal.trump,
                  causes, home, tricks, revokes, breaker)
 

@@ -199,7 +199,7 @@ class Deal:
 
     @property
     def causes(self) -> tuple[str, ...]:
-        return _causes(self.trump, self.collapses, self.cut == "knock")
+        return doubling_causes(self.trump, self.collapses, self.cut == "knock")
 
     def owner(self, card: Card) -> int | None:
         for seen, holder in self.owners:
@@ -263,7 +263,8 @@ class MulState:
 # --- pure helpers ----------------------------------------------------------------------------
 
 
-def _causes(trump: str | None, collapses: int, knocked: bool) -> tuple[str, ...]:
+def doubling_causes(trump: str | None, collapses: int, knocked: bool) -> tuple[str, ...]:
+    """What doubles a deal (MULAT-SCORE-2), in the sheet's order: Herz trumps, each collapse, a knock."""
     causes: list[str] = []
     if trump == "H":
         causes.append("hearts")

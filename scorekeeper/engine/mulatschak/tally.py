@@ -24,8 +24,8 @@ from scorekeeper.engine.mulatschak.state import (
     M,
     MulState,
     Row,
-    _causes,
     _fresh_deal,
+    doubling_causes,
 )
 
 
@@ -112,7 +112,7 @@ def on_deal_result(state: MulState, event: Mapping[str, Any]) -> MulState:
     collapses = causes.count("collapse")
     if state.opts.collapse_cap:
         collapses = min(collapses, 1)
-    final_causes = _causes(trump, collapses, "knock" in causes)
+    final_causes = doubling_causes(trump, collapses, "knock" in causes)
     return _book(state, number, dealer, declarer, bid, forced, trump, final_causes, tuple(home),
                  tuple(tricks), tuple(sorted(revokes)), breaker)
 

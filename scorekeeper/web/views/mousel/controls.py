@@ -116,8 +116,7 @@ def unseen(state: Mapping[str, Any], raw: MouselState, player: int | None) -> di
     gone.update(c["card"] for c in deal["current_trick"])
     trump_card = deal["trump_card"]
     # Only the taker, or a player who drew from a stock the taker's thrown cards were reshuffled into.
-    reach = raw.deal.trump_reach if raw.deal is not None else ()
-    if trump_card and player != deal["taker"] and player not in reach:
+    if trump_card and (player is None or raw.deal is None or not raw.deal.may_hold_trump_card(player)):
         gone.add(trump_card)
     return {code: 0 if code in gone else 1 for code in pack_codes(state)}
 
