@@ -110,7 +110,10 @@ class Phone:
         self.see(self.page.locator("#last-move") if self.has("#last-move") else self.page.locator(fallback))
 
     def deal_card(self, code: str) -> None:
-        if self.has("form.deal [data-card]"):
+        if self.has("form.deal [data-rank]"):
+            self.tap(self.page.locator(f"form.deal [data-rank='{code[:-1]}']"))
+            self.tap(self.page.locator(f"form.deal [data-card='{code}']"))
+        elif self.has("form.deal [data-card]"):
             self.tap(self.page.locator(f"form.deal [data-card='{code}']"))
         else:
             self.tap(self.page.locator(f"label:has(> input[name='table:list'][value='{code}'])"))

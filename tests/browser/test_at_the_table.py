@@ -97,7 +97,8 @@ def test_opening_seats_the_opener_on_the_invite_then_a_capture_on_one_screen(bro
 
     anna.get_by_label("Dealer").select_option("1")
     for code in DEAL["table"]:
-        anna.locator(f"form.deal [data-card='{code}']").first.click()
+        anna.locator(f"form.deal [data-rank='{code[:-1]}']").click()      # rank, then suit
+        anna.locator(f"form.deal [data-card='{code}']").click()
     anna.get_by_role("button", name="Start the deal").click()
     expect(anna.get_by_text("Your turn, Anna!")).to_be_visible()
     anna.evaluate("() => window.scrollTo(0, 0)")

@@ -8,7 +8,10 @@ All the misses of a deal are collected and reported together, each with the step
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, Playwright, expect
@@ -39,6 +42,7 @@ class Phone:
         self.page = page
         self.misses: list[str] = []
         self.step = "opened"
+        self.decision = "#decision"      # what holds the controls of the decision of the moment
 
     def quiet(self) -> None:
         self.page.wait_for_function("() => !document.querySelector('.htmx-request')")
@@ -47,9 +51,9 @@ class Phone:
         """The decision of the moment and the table cards are on the first screen, unscrolled."""
         self.quiet()
         page = self.page
-        decision = page.locator("#decision")
+        decision = page.locator(self.decision)
         if decision.count() != 1:
-            self.misses.append(f"{self.step}: {decision.count()} #decision")
+            self.misses.append(f"{self.step}: {decision.count()} {self.decision}")
             return
         scrolled = page.evaluate("scrollY")
         if scrolled:
@@ -80,10 +84,10 @@ class Phone:
 
     def card(self, code: str, name: str = "card", table: bool = True) -> None:
         """A card of a picker or a tap grid (one tap plays it), or of a chooser: its rank, then its suit."""
-        rank = self.page.locator(f"#decision #card-chooser [data-rank='{code[:-1]}']")
+        rank = self.page.locator(f"{self.decision} [data-rank='{code[:-1]}']")
         if rank.count():
             self.tap(rank, f"the rank of {code}", table)
-        grid = self.page.locator(f"#decision [data-card='{code}']:is(button, label:has(> input[name='{name}']))")
+        grid = self.page.locator(f"{self.decision} [data-card='{code}']:is(button, label:has(> input[name='{name}']))")
         self.tap(grid, f"the card {code}", table)
 
     def done(self) -> None:
@@ -96,6 +100,13 @@ def phone(browser: Browser, playwright: Playwright) -> Iterator[Phone]:
                                   reduced_motion="reduce")
     yield Phone(context.new_page())
     context.close()
+
+
+def api(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    with urllib.request.urlopen(urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                                       headers=headers)) as response:
+        return json.load(response)
 
 
 def open_table(phone: Phone, base: str, game: str, names: list[str]) -> None:
@@ -201,3 +212,40 @@ def test_score_pad_entries_on_the_first_screen(phone: Phone, live_server: str) -
         phone.tap(field.locator("xpath=following-sibling::button"), f"add for {name}", table=False)
     expect(page.locator(".side .total")).to_have_text(["8", "5", "5", "17"])
     phone.done()
+
+
+def test_the_deal_form_on_one_screen(phone: Phone, live_server: str) -> None:
+    """Issue 26, item 4: a deal's four table cards chosen rank, then suit, without a scroll."""
+    phone.decision = "form.deal"
+    open_table(phone, live_server, "mulle", ["Anna", "Bo"])
+    page = phone.page
+    for code in ("3H", "5S", "8D", "8S"):
+        phone.card(code, "table:list", table=False)
+    expect(page.locator("form.deal input[name='table:list']:checked")).to_have_count(4)   # kept across ranks
+    expect(page.locator("form.deal .rank[data-rank='8']")).to_have_css("font-weight", "800")  # marked: chosen
+    phone.decision = "#composer"                                              # next: the first move
+    phone.tap(page.get_by_role("button", name="Start the deal"), "start the deal")
+    expect(page.get_by_text("Bo to play", exact=True)).to_be_visible()                  # Anna dealt
+    expect(page.locator("#table-cards [data-card]")).to_have_count(4)
+    phone.done()
+
+
+def test_dragkasinos_drawn_card_on_one_screen(phone: Phone, live_server: str) -> None:
+    """Issue 26, item 4: the card drawn from the stock chosen rank, then suit, where the phone shows it."""
+    table = api(live_server, "/api/v1/tables", {"game": "kasino", "players": ["Anna", "Bo"], "options": {"variant": "drag"}})
+    api(live_server, f"/api/v1/tables/{table['id']}/events", {"type": "deal", "dealer": 1, "table": ["3H", "5S", "8D", "KC"]},
+        table["write_token"])
+    page = phone.page
+    page.goto(table["join_url"])
+    page.get_by_role("button", name="Anna", exact=True).click()
+    expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
+    if page.locator("#invite[open]").count():
+        phone.tap(page.locator("#invite > summary"), "fold the invite", table=False)
+    phone.decision = "#card-chooser"
+    phone.card("2H", table=False)
+    phone.decision = "#draw-chooser"
+    phone.tap(page.locator(".ks-drawn > summary"), "open the drawn card", table=False)
+    phone.card("7C", "draw", table=False)
+    phone.done()
+    page.locator("#confirm-move").click()
+    expect(page.locator("#last-move")).to_contain_text("Anna plays 2♥ (trail) and draws")
