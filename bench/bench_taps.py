@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/bench_taps.py            # about a minute
 
+The trick games, Muggins and the score pad are measured over a whole deal, summed per phase.
+
 Each action is driven the way a person would: before every tap the control is looked for on
 the screen; when it is not fully visible (off-screen, or under the bar pinned to the bottom) that
 is one scroll, then the tap. Typing a field counts as one tap. After a move, reading its result
@@ -36,11 +38,17 @@ VISIBLE = """el => {
   return !!hit && (el.contains(hit) || hit.contains(el) || (el.control && el.control === hit));
 }"""
 
+WHOLE = """el => {
+  const r = el.getBoundingClientRect(), bar = document.getElementById('last-move');
+  return r.top >= 0 && r.bottom <= (bar ? bar.getBoundingClientRect().top : innerHeight);
+}"""
+
 
 @dataclass
 class Count:
     taps: int = 0
     scrolls: int = 0
+    unseen: int = 0     # taps after which the cards on the table were not wholly on the screen
 
 
 class Phone:
@@ -110,7 +118,10 @@ class Phone:
         self.see(self.page.locator("#last-move") if self.has("#last-move") else self.page.locator(fallback))
 
     def deal_card(self, code: str) -> None:
-        if self.has("form.deal [data-card]"):
+        if self.has("form.deal [data-rank]"):
+            self.tap(self.page.locator(f"form.deal [data-rank='{code[:-1]}']"))
+            self.tap(self.page.locator(f"form.deal [data-card='{code}']"))
+        elif self.has("form.deal [data-card]"):
             self.tap(self.page.locator(f"form.deal [data-card='{code}']"))
         else:
             self.tap(self.page.locator(f"label:has(> input[name='table:list'][value='{code}'])"))
@@ -277,67 +288,99 @@ def fishing(browser: Any, base: str, report: dict[str, Count]) -> None:
     measure(report, "Kasino: build capture k=4 (8♣ takes 3♥+5♠, 8♦, 8♠)", anna, kasino)
 
 
-def tricks(browser: Any, base: str, report: dict[str, Count]) -> None:
+def choose(phone: Phone, name: str, code: str) -> None:
+    """A card of a picker or tap grid (one tap), or of a chooser (its rank, then its suit)."""
+    page = phone.page
+    chooser = page.locator(f".chooser:has(input[name='{name}']) [data-rank='{code[:-1]}']")
+    if chooser.count():
+        phone.tap(chooser)
+    phone.tap(page.locator(f"[data-card='{code}']:is(button, label:has(> input[name='{name}']))"))
+
+
+class Phases:
+    """Taps and scrolls of a whole deal, summed per game and phase."""
+
+    def __init__(self, report: dict[str, Count], phone: Phone, game: str) -> None:
+        self.report, self.phone, self.game = report, phone, game
+
+    def __call__(self, phase: str, action: Callable[[], None]) -> None:
+        self.phone.reset()
+        action()
+        self.phone.quiet()
+        done = self.phone.reset()
+        row = self.report.setdefault(f"{self.game}: {phase}", Count())
+        row.taps += done.taps
+        row.scrolls += done.scrolls
+        # What lies on the table (the trick, the turned card, the piles), old markup or new.
+        table = self.phone.page.locator("#table-cards, .ms-felt, .mu-felt, .mg-piles").first
+        if table.count() and not table.evaluate(WHOLE):
+            row.unseen += 1
+
+    def buttons(self, phase: str, *labels: str) -> None:
+        for label in labels:
+            self(phase, lambda label=label: self.phone.tap(self.phone.page.get_by_role("button", name=label, exact=True)))
+
+    def cards(self, phase: str, name: str, *codes: str) -> None:
+        for code in codes:
+            self(phase, lambda code=code: choose(self.phone, name, code))
+
+
+def new_phone(browser: Any, base: str, game: str, names: list[str]) -> Phone:
     ctx = {"viewport": VIEWPORT, "is_mobile": True, "has_touch": True, "locale": "en-GB", "reduced_motion": "reduce"}
     p = Phone(browser.new_context(**ctx).new_page())
-    page = p.page
-    open_table(p, base, "mulatschak", ["Anna", "Bo", "Cleo"])
-    live(page)
+    open_table(p, base, game, names)
+    live(p.page)
     if p.has("#invite[open]"):
-        page.locator("#invite > summary").click()
-    for label in ("✂ Cleo cuts", "Bo bids 2", "Cleo: weiter (pass)", "Anna: weiter (pass)", "Laub",
-                  "daheim bleiben (stay home)", "Anna plays along", "Bo swaps 1 card", "Anna swaps 2 cards"):
-        p.quiet()
-        page.get_by_role("button", name=label, exact=True).click()
-    page.locator(".mu-turn", has_text="Bo leads").wait_for()
+        p.tap(p.page.locator("#invite > summary"))    # a new table opens on its invite: one tap folds it
+    p.reset()
+    return p
 
-    def trick() -> None:
-        for label in ("Laub-Sau", "Laub-Siebener"):
-            p.tap(page.get_by_role("button", name=label, exact=True))
-        p.quiet()
-        p.see(page.locator("#last-move") if p.has("#last-move") else page.locator(".mu-trick-won"))
-    measure(report, "Mulatschak: one trick (2 players' cards)", p, trick)
 
-    m = Phone(browser.new_context(**ctx).new_page())
-    page = m.page
-    open_table(m, base, "mousel", ["Anna", "Bo"])
-    live(page)
-    if m.has("#invite[open]"):
-        page.locator("#invite > summary").click()
-    page.get_by_role("button", name="Anna deals", exact=True).click()
-    m.quiet()
-    page.locator("label.pick:has(input[name='card'][value='8C'])").click()
-    for label in ("Anna takes it blind", "Anna exchanges 1 card", "Bo stands pat", "Done: Anna leads"):
-        m.quiet()
-        page.get_by_role("button", name=label, exact=True).click()
-    page.locator(".ms-turn", has_text="Anna leads").wait_for()
+def tricks(browser: Any, base: str, report: dict[str, Count]) -> None:
+    """A whole deal of each trick game, Muggins turns and score-pad entries, per phase (issue 26)."""
+    p = new_phone(browser, base, "mousel", ["Anna", "Bo", "Cleo"])
+    ms = Phases(report, p, "Mousel, 3 players")
+    ms.buttons("who deals", "Anna deals")
+    ms.cards("turn-up", "card", "8C")
+    ms.buttons("offer (blind, round, take)", "Not blind: offer it round", "Bo refuses", "Cleo takes it")
+    ms.buttons("exchanges and folds", "Cleo exchanges 1 card", "Bo folds", "Anna exchanges 2 cards")
+    ms.buttons("taker's discard", "Done: Cleo leads")
+    ms.cards("tricks (6 cards)", "card", "AC", "7C", "KC", "9H", "QC", "10H")
+    p.page.locator(".ms-turn", has_text="Deal 2: Bo deals").wait_for()
 
-    def mtrick() -> None:
-        for code in ("AC", "7H"):
-            m.pick("card", code)
-            m.quiet()
-        m.see(page.locator("#last-move") if m.has("#last-move") else page.locator(".ms-trick-won"))
-    measure(report, "Mousel: one trick (2 cards)", m, mtrick)
+    p = new_phone(browser, base, "mulatschak", ["Anna", "Bo", "Cleo", "Dora"])
+    mu = Phases(report, p, "Mulatschak, 4 players")
+    mu.buttons("cut", "✂ Dora cuts")
+    mu.buttons("bidding", "Bo bids 2", "Cleo: weiter (pass)", "Dora: weiter (pass)", "Anna: weiter (pass)")
+    mu.buttons("trumps", "Laub")
+    mu.buttons("play along or stay home", "Cleo plays along", "daheim bleiben (stay home)", "Anna plays along")
+    mu.buttons("exchanges", "Bo swaps 1 card", "Cleo keeps all five", "Anna swaps 2 cards")
+    words = {"A": "Sau", "K": "König", "7": "Siebener", "8": "Achter", "9": "Neuner", "10": "Zehner"}
+    suits = {"L": "Laub", "H": "Herz", "E": "Eichel", "S": "Schelle"}
+    mu.buttons("tricks (15 cards)", *[f"{suits[c[-1]]}-{words[c[:-1]]}" for c in
+                                      ("AL", "7L", "8L", "KL", "9L", "10L", "AH", "KH", "7H", "7E", "AE", "8E",
+                                       "AS", "7S", "8S")])
+    p.page.locator(".mu-turn", has_text="Anna cuts or knocks").wait_for()
 
-    g = Phone(browser.new_context(**ctx).new_page())
-    page = g.page
-    open_table(g, base, "muggins", ["Anna", "Bo", "Cleo"])
-    if g.has("#invite[open]"):
-        page.locator("#invite > summary").click()
-    for code in ("5H", "9C", "KD", "2S"):
-        g.quiet()
-        page.locator(f"label.pick:has(input[name='pick'][value='{code}'])").click()
-    g.quiet()
-    page.get_by_label("Cleo", exact=True).check()
-    page.get_by_role("button", name="Start the game").click()
-    page.get_by_text("Your turn, Anna!").wait_for()
+    p = new_phone(browser, base, "muggins", ["Anna", "Bo", "Cleo"])
+    mg = Phases(report, p, "Muggins, 3 players")
+    mg.cards("set up (4 cards, dealer, start)", "pick", "5H", "9C", "KD", "2S")
+    mg("set up (4 cards, dealer, start)", lambda: p.tap(p.page.get_by_label("Cleo", exact=True)))
+    mg.buttons("set up (4 cards, dealer, start)", "Start the game")
+    for code, pile in (("4H", "Put the 4♥ on muggins pile 1, on the 5♥"), ("7C", "Put the 7♣ on Anna's own pile"),
+                       ("6D", "Put the 6♦ on Anna's pile, on the 7♣"), ("3S", "Put the 3♠ on muggins pile 1, on the 4♥")):
+        mg.cards("4 turns: the card turned", "card", code)
+        mg.buttons("4 turns: the pile", pile)
 
-    def muggins() -> None:
-        g.pick("card", "4H")
-        g.tap(page.get_by_role("button", name="Muggins pile 1"))
-        g.quiet()
-        g.see(page.locator("#last-move") if g.has("#last-move") else page.get_by_text("Anna goes on"))
-    measure(report, "Muggins: one card (turned, put on a pile)", g, muggins)
+    p = new_phone(browser, base, "scorepad", ["Anna", "Bo", "Cleo", "Dora"])
+    pad = Phases(report, p, "Score pad, 4 sides")
+    pad.buttons("4 quick points", *[f"+5 points for {n}" for n in ("Anna", "Bo", "Cleo", "Dora")])
+    for name in ("Dora", "Anna"):
+        def typed(name: str = name) -> None:
+            field = p.page.get_by_role("spinbutton", name=f"Points for {name}")
+            p.type(field, "7")
+            p.tap(field.locator("xpath=following-sibling::button"))
+        pad("2 typed points", typed)
 
 
 def main() -> None:
@@ -351,9 +394,9 @@ def main() -> None:
         browser.close()
     server.shutdown()
     print(f"Taps and scrolls per action on a {VIEWPORT['width']}×{VIEWPORT['height']} viewport")
-    print(f"{'action':62} {'taps':>5} {'scrolls':>8}")
+    print(f"{'action':62} {'taps':>5} {'scrolls':>8} {'table unseen':>13}")
     for name, c in report.items():
-        print(f"{name:62} {c.taps:5d} {c.scrolls:8d}")
+        print(f"{name:62} {c.taps:5d} {c.scrolls:8d} {c.unseen:13d}")
 
 
 if __name__ == "__main__":

@@ -157,7 +157,9 @@
   }
   document.addEventListener("change", function (evt) {
     var t = evt.target;
-    if (t && t.matches && t.matches(".chooser .rank input")) {
+    // Only the move composer's chooser holds one card: the deal's keeps every card chosen, and a
+    // chooser that sends on a suit's tap must see that tap as a change.
+    if (t && t.matches && t.matches("#composer #card-chooser .rank input")) {
       var chooser = t.closest(".chooser");
       chooser.querySelectorAll(".suit-step input:checked").forEach(function (el) {
         if (el.closest(".suit-step").dataset.of !== t.value) el.checked = false;

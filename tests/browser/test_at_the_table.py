@@ -97,7 +97,8 @@ def test_opening_seats_the_opener_on_the_invite_then_a_capture_on_one_screen(bro
 
     anna.get_by_label("Dealer").select_option("1")
     for code in DEAL["table"]:
-        anna.locator(f"form.deal [data-card='{code}']").first.click()
+        anna.locator(f"form.deal [data-rank='{code[:-1]}']").click()      # rank, then suit
+        anna.locator(f"form.deal [data-card='{code}']").click()
     anna.get_by_role("button", name="Start the deal").click()
     expect(anna.get_by_text("Your turn, Anna!")).to_be_visible()
     anna.evaluate("() => window.scrollTo(0, 0)")
@@ -205,13 +206,15 @@ def test_card_controls_are_44_px_and_a_one_tap_card_is_undone_from_the_status_ba
         .map(el => [el.dataset.card, el.getBoundingClientRect()])
         .filter(([, r]) => r.width > 0 && (r.width < 44 || r.height < 44)).map(([c]) => c)""")
     assert page.locator("[data-card]").count() >= 52 and small == []
-    for code in ("5H", "9C", "KD", "2S"):
+    for code in ("5H", "9C", "KD", "2S"):             # the chooser: the rank, then the suit
         quiet(page)
+        page.locator(f"#card-chooser [data-rank='{code[:-1]}']").click()
         page.locator(f"label.pick[data-card='{code}']").click()
     quiet(page)
     page.get_by_label("Cleo", exact=True).check()
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
+    page.locator("#card-chooser [data-rank='4']").click()
     page.locator("label.pick[data-card='4H']").click()
     page.locator("button.mg-pile", has_text="Muggins pile 1").click()
     status = page.locator("#last-move")

@@ -10,7 +10,8 @@ def fits_the_phone(page: Page) -> bool:
 
 
 def tap_card(page: Page, name: str, code: str) -> None:
-    """Tap a card in the picker (the radio itself is hidden behind the card face)."""
+    """Tap a card in the chooser: its rank, then its suit (the radio hides behind the card face)."""
+    page.locator(f"#card-chooser [data-rank='{code[:-1]}']").click()
     page.locator(f"label.pick:has(input[name='{name}'][value='{code}'])").click()
 
 

@@ -26,8 +26,9 @@ def tap(page: Page, name: str, code: str) -> None:
     elif name == "card":
         page.locator(f"#card-chooser [data-rank='{code[:-1]}']").click()
         page.locator(f"#card-chooser [data-card='{code}']").click()
-    else:
-        page.locator(f"form.deal [data-card='{code}']").first.click()
+    else:                                                    # the deal form's chooser, the same way
+        page.locator(f"form.deal [data-rank='{code[:-1]}']").click()
+        page.locator(f"form.deal [data-card='{code}']").click()
 
 
 def front_pegs(page: Page) -> list[str]:

@@ -71,7 +71,7 @@ def press(client: FlaskClient, table_id: str, html: str, name: str, value: str, 
 
 
 def pick(client: FlaskClient, table_id: str, html: str, code: str, status: int = 200, **extra: Any) -> str:
-    """Tap a card in the picker: the form posts its hidden fields, the checked player and the card."""
+    """Tap a card in the picker: the form posts its hidden fields, the chosen player and the card."""
     page = Page(html)
     form = page.form_with("card", code)
     check_form(table_id, form)
@@ -81,6 +81,8 @@ def pick(client: FlaskClient, table_id: str, html: str, code: str, status: int =
     for f in form["fields"]:
         if f.get("type") == "radio" and f.get("name") != "card" and "checked" in f:
             data[f["name"]] = f["value"]
+    if '<select name="player:int"' in html:                          # "Played by": its chosen player
+        data["player:int"] = next(o["value"] for o in played_by(html) if "selected" in o)
     data["card"] = code
     data.update(extra)
     return post(client, table_id, data, status)
@@ -235,19 +237,24 @@ def test_short_stock_limits_the_exchange(sqlite_app: Flask) -> None:
 # --- the tricks ---------------------------------------------------------------------------------------------
 
 
+def played_by(html: str) -> list[dict[str, str]]:
+    """The "Played by" list of the card form: whose turn it is comes chosen."""
+    return Page(html.split('<select name="player:int"')[1].split("</select>")[0]).find("option")
+
+
 def test_tap_each_card_trick_winner_and_greyed_cards(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table_id = open_table(client)
     html = events(client, table_id, *EX1, *EX2_DECIDE)
     page = Page(html)
-    players = page.find("input", name="player:int", type="radio")
+    players = played_by(html)
     assert [p["value"] for p in players] == ["0", "1", "3"]          # Cleo folded
-    assert "checked" in players[1]                                    # Bo, the taker, leads
+    assert "selected" in players[1]                                   # Bo, the taker, leads
     ks = page.find("input", name="card", value="KS")[0]
     assert "disabled" not in ks                                       # in Bo's own hand
     html = pick(client, table_id, html, "AS")
     page = Page(html)
-    assert "Dan plays" in html and "checked" in page.find("input", name="player:int", value="3")[0]
+    assert "Dan plays" in html and "selected" in played_by(html)[2]
     assert "disabled" in page.find("input", name="card", value="AS")[0]
     assert "disabled" in page.find("input", name="card", value="KS")[0]   # the trump card is Bo's
     html = pick(client, table_id, html, "9S")

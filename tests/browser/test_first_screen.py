@@ -1,0 +1,251 @@
+"""Every decision of a deal on the first screen (issue 26): a whole deal of each trick game, Muggins
+and the score pad tapped through on a 390×664 CSS px phone, and after every tap the controls of the
+decision of the moment (`#decision`) and what lies on the table (`#table-cards`) are inside the
+viewport, above the status bar pinned to the bottom, with the page never scrolled (window.scrollY
+stays 0: the test scrolls nothing, and Playwright scrolls only to reach a control off the screen).
+
+All the misses of a deal are collected and reported together, each with the step it happened at."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, Playwright, expect
+
+PHONE = {"width": 390, "height": 664}
+
+# Where a visible control of the decision, or the table cards, sit outside the first screen:
+# above the top, below the status bar (#last-move, pinned to the bottom), or beyond the edges.
+OFF_SCREEN = """(root, whole) => {
+  const bar = document.getElementById('last-move');
+  const floor = bar ? bar.getBoundingClientRect().top : innerHeight;
+  const controls = whole ? [root]
+    : [...root.querySelectorAll('button, label, select, summary, a.button, input:not([type=hidden])')];
+  // checkVisibility: a closed <details> keeps boxes for its content (content-visibility: hidden).
+  return controls.filter(el => el.checkVisibility({visibilityProperty: true})).map(el => {
+    const r = el.getBoundingClientRect();
+    return (r.top < 0 || r.bottom > floor + 0.5 || r.left < 0 || r.right > innerWidth + 0.5)
+      ? `${(el.getAttribute('aria-label') || el.textContent || el.id).trim().replace(/\\s+/g, ' ').slice(0, 40)}`
+        + ` at y ${Math.round(r.top)}–${Math.round(r.bottom)} (floor ${Math.round(floor)})` : null;
+  }).filter(Boolean);
+}"""
+
+
+class Phone:
+    """One phone at the table: taps only what it sees, and notes every miss of the first screen."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.misses: list[str] = []
+        self.step = "opened"
+        self.decision = "#decision"      # what holds the controls of the decision of the moment
+
+    def quiet(self) -> None:
+        self.page.wait_for_function("() => !document.querySelector('.htmx-request')")
+
+    def look(self, table: bool = True) -> None:
+        """The decision of the moment and the table cards are on the first screen, unscrolled."""
+        self.quiet()
+        page = self.page
+        decision = page.locator(self.decision)
+        if decision.count() != 1:
+            self.misses.append(f"{self.step}: {decision.count()} {self.decision}")
+            return
+        scrolled = page.evaluate("scrollY")
+        if scrolled:
+            self.misses.append(f"{self.step}: the page is scrolled to {scrolled}")
+            page.evaluate("scrollTo(0, 0)")     # so the next step is judged on its own
+        for where in decision.evaluate(OFF_SCREEN, False):
+            self.misses.append(f"{self.step}: {where}")
+        cards = page.locator("#table-cards")
+        if table and cards.count() != 1:
+            self.misses.append(f"{self.step}: no #table-cards")
+        elif table:
+            for where in cards.evaluate(OFF_SCREEN, True):
+                self.misses.append(f"{self.step}: table cards {where}")
+
+    def tap(self, target: Locator, step: str, table: bool = True) -> None:
+        self.quiet()
+        self.step = step
+        target = target.first
+        expect(target).to_be_visible()
+        off = target.evaluate(OFF_SCREEN, True)
+        if off:
+            self.misses.append(f"{step}: the control tapped is off the screen: {off[0]}")
+        target.click()
+        self.look(table)
+
+    def button(self, label: str, table: bool = True) -> None:
+        self.tap(self.page.get_by_role("button", name=label, exact=True), label, table)
+
+    def card(self, code: str, name: str = "card", table: bool = True) -> None:
+        """A card of a picker or a tap grid (one tap plays it), or of a chooser: its rank, then its suit."""
+        rank = self.page.locator(f"{self.decision} [data-rank='{code[:-1]}']")
+        if rank.count():
+            self.tap(rank, f"the rank of {code}", table)
+        grid = self.page.locator(f"{self.decision} [data-card='{code}']:is(button, label:has(> input[name='{name}']))")
+        self.tap(grid, f"the card {code}", table)
+
+    def done(self) -> None:
+        assert not self.misses, "off the first screen:\n" + "\n".join(self.misses)
+
+
+@pytest.fixture
+def phone(browser: Browser, playwright: Playwright) -> Iterator[Phone]:
+    context = browser.new_context(**{**playwright.devices["Pixel 7"], "viewport": PHONE}, locale="en-GB",
+                                  reduced_motion="reduce")
+    yield Phone(context.new_page())
+    context.close()
+
+
+def api(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    with urllib.request.urlopen(urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                                       headers=headers)) as response:
+        return json.load(response)
+
+
+def open_table(phone: Phone, base: str, game: str, names: list[str]) -> None:
+    page = phone.page
+    page.goto(base + "/")
+    page.locator(f"input[name=game][value={game}]").check()
+    for i, name in enumerate(names):
+        page.locator(f"#player{i}").fill(name)
+    page.get_by_role("button", name="Open the table").click()       # the opener sits as Anna at once
+    expect(page.get_by_text("You are Anna")).to_be_visible()
+    page.wait_for_function(
+        "() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+    # A new table opens on its invite (seats are free); one tap at the top folds it away.
+    phone.tap(page.locator("#invite > summary"), "fold the invite", table=False)
+
+
+def reopen(phone: Phone, table: bool = True) -> None:
+    """Opening the page in the middle of the deal shows the decision too."""
+    phone.page.reload()
+    phone.step = f"{phone.step}, page opened again"
+    phone.look(table)
+
+
+def test_mousel_three_players_a_whole_deal_on_the_first_screen(phone: Phone, live_server: str) -> None:
+    open_table(phone, live_server, "mousel", ["Anna", "Bo", "Cleo"])
+    phone.look(table=False)
+    phone.button("Anna deals")
+    phone.card("8C")
+    reopen(phone)
+    phone.button("Not blind: offer it round")
+    phone.button("Bo refuses")
+    phone.button("Cleo takes it")
+    phone.button("Cleo exchanges 1 card")
+    phone.button("Bo folds")
+    reopen(phone)
+    phone.button("Anna exchanges 2 cards")
+    phone.button("Done: Cleo leads")
+    for code in ("AC", "7C", "KC", "9H", "QC"):
+        phone.card(code)
+        expect(phone.page.locator("#table-cards [data-card]").last).to_have_attribute("data-card", code)
+    reopen(phone)
+    phone.card("10H", table=False)                       # the deal is over: the next one is up
+    expect(phone.page.locator(".ms-turn")).to_have_text("Deal 2: Bo deals")
+    phone.done()
+
+
+def test_mulatschak_four_players_a_whole_deal_on_the_first_screen(phone: Phone, live_server: str) -> None:
+    open_table(phone, live_server, "mulatschak", ["Anna", "Bo", "Cleo", "Dora"])
+    phone.look(table=False)
+    phone.button("✂ Dora cuts")
+    phone.button("Bo bids 2")
+    reopen(phone)
+    phone.button("Cleo: weiter (pass)")
+    phone.button("Dora: weiter (pass)")
+    phone.button("Anna: weiter (pass)")
+    phone.button("Laub")
+    phone.button("Cleo plays along")
+    reopen(phone)
+    phone.button("daheim bleiben (stay home)")
+    phone.button("Anna plays along")
+    phone.button("Bo swaps 1 card")
+    phone.button("Cleo keeps all five")
+    phone.button("Anna swaps 2 cards")
+    tricks = [("AL", "7L", "8L"), ("KL", "9L", "10L"), ("AH", "KH", "7H"), ("7E", "AE", "8E"), ("AS", "7S", "8S")]
+    for number, trick in enumerate(tricks, start=1):
+        for code in trick:
+            last = (number, code) == (5, trick[-1])
+            phone.card(code, table=not last)
+            if not last:
+                expect(phone.page.locator("#table-cards [data-card]").last).to_have_attribute("data-card", code)
+        if number == 2:
+            reopen(phone)
+    expect(phone.page.locator(".mu-turn")).to_have_text("Anna cuts or knocks")
+    phone.done()
+
+
+def test_muggins_turns_on_the_first_screen(phone: Phone, live_server: str) -> None:
+    open_table(phone, live_server, "muggins", ["Anna", "Bo", "Cleo"])
+    phone.look(table=False)
+    for code in ("5H", "9C", "KD", "2S"):
+        phone.card(code, "pick", table=False)
+    phone.tap(phone.page.get_by_label("Cleo", exact=True), "Cleo deals", table=False)
+    phone.button("Start the game")
+    for code, pile in (("4H", "Put the 4♥ on muggins pile 1, on the 5♥"), ("7C", "Put the 7♣ on Anna's own pile"),
+                       ("6D", "Put the 6♦ on Anna's pile, on the 7♣"), ("3S", "Put the 3♠ on muggins pile 1, on the 4♥")):
+        reopen(phone)
+        phone.card(code)
+        phone.button(pile)
+    expect(phone.page.locator("#table-cards [data-card='3S']")).to_have_count(1)
+    phone.done()
+
+
+def test_score_pad_entries_on_the_first_screen(phone: Phone, live_server: str) -> None:
+    open_table(phone, live_server, "scorepad", ["Anna", "Bo", "Cleo", "Dora"])
+    phone.look(table=False)
+    for name in ("Anna", "Bo", "Cleo", "Dora"):
+        phone.button(f"+5 points for {name}", table=False)
+    page = phone.page
+    for name, points in (("Dora", "12"), ("Anna", "3")):
+        field = page.get_by_role("spinbutton", name=f"Points for {name}")
+        phone.tap(field, f"points for {name}", table=False)
+        field.fill(points)
+        phone.tap(field.locator("xpath=following-sibling::button"), f"add for {name}", table=False)
+    expect(page.locator(".side .total")).to_have_text(["8", "5", "5", "17"])
+    phone.done()
+
+
+def test_the_deal_form_on_one_screen(phone: Phone, live_server: str) -> None:
+    """Issue 26, item 4: a deal's four table cards chosen rank, then suit, without a scroll."""
+    phone.decision = "form.deal"
+    open_table(phone, live_server, "mulle", ["Anna", "Bo"])
+    page = phone.page
+    for code in ("3H", "5S", "8D", "8S"):
+        phone.card(code, "table:list", table=False)
+    expect(page.locator("form.deal input[name='table:list']:checked")).to_have_count(4)   # kept across ranks
+    expect(page.locator("form.deal .rank[data-rank='8']")).to_have_css("font-weight", "800")  # marked: chosen
+    phone.decision = "#composer"                                              # next: the first move
+    phone.tap(page.get_by_role("button", name="Start the deal"), "start the deal")
+    expect(page.get_by_text("Bo to play", exact=True)).to_be_visible()                  # Anna dealt
+    expect(page.locator("#table-cards [data-card]")).to_have_count(4)
+    phone.done()
+
+
+def test_dragkasinos_drawn_card_on_one_screen(phone: Phone, live_server: str) -> None:
+    """Issue 26, item 4: the card drawn from the stock chosen rank, then suit, where the phone shows it."""
+    table = api(live_server, "/api/v1/tables", {"game": "kasino", "players": ["Anna", "Bo"], "options": {"variant": "drag"}})
+    api(live_server, f"/api/v1/tables/{table['id']}/events", {"type": "deal", "dealer": 1, "table": ["3H", "5S", "8D", "KC"]},
+        table["write_token"])
+    page = phone.page
+    page.goto(table["join_url"])
+    page.get_by_role("button", name="Anna", exact=True).click()
+    expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
+    if page.locator("#invite[open]").count():
+        phone.tap(page.locator("#invite > summary"), "fold the invite", table=False)
+    phone.decision = "#card-chooser"
+    phone.card("2H", table=False)
+    phone.decision = "#draw-chooser"
+    phone.tap(page.locator(".ks-drawn > summary"), "open the drawn card", table=False)
+    phone.card("7C", "draw", table=False)
+    phone.done()
+    page.locator("#confirm-move").click()
+    expect(page.locator("#last-move")).to_contain_text("Anna plays 2♥ (trail) and draws")
