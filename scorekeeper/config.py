@@ -80,6 +80,9 @@ def from_env(instance: Path) -> dict[str, Any]:
         # Streams beyond this are answered 503 (the phone retries), so writes always find a
         # thread; gunicorn.conf.py sets it from its thread count. 0 = no cap (dev server).
         "SSE_MAX_STREAMS": int(os.environ.get("SSE_MAX_STREAMS", "0")),
+        # /metrics answers only a scrape that sends this token (404 when unset); METRICS_BIND
+        # (host:port) serves the metrics on an address of their own instead (scorekeeper/metrics.py).
+        "METRICS_TOKEN": os.environ.get("METRICS_TOKEN", ""),
         "SSE_PING_SECONDS": 15.0,
         "SSE_MAX_SECONDS": 600.0,
     }

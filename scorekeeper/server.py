@@ -13,6 +13,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from scorekeeper import metrics
+
 
 def worker_exit(server: Any, worker: Any) -> None:  # noqa: ARG001 - gunicorn's hook signature
     from scorekeeper.live import broker
@@ -39,6 +41,9 @@ def settings(environ: Mapping[str, str] = os.environ, host: str = "0.0.0.0", por
         "accesslog": "-",
         "control_socket_disable": True,  # two gunicorns on one machine must not clash (gunicorn 27)
         "worker_exit": worker_exit,
+        # /metrics across workers: a shared PROMETHEUS_MULTIPROC_DIR, METRICS_BIND, dead workers' streams dropped
+        "when_ready": metrics.when_ready,
+        "child_exit": metrics.child_exit,
     }
 
 

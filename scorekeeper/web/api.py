@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from scorekeeper import service
+from scorekeeper import metrics, service
 from scorekeeper.engine.base import MalformedEvent
 from scorekeeper.extensions import csrf, limiter
 from scorekeeper.live import stream as live_stream
@@ -153,13 +153,16 @@ def sse_response(table_id: str, head: int, seats: bool = False) -> Response:
     cap = int(cfg.get("SSE_MAX_STREAMS") or 0)
     with _streams_lock:
         if cap and _open_streams >= cap:
+            metrics.stream_refused(metrics.CAP)
             raise TableError(503, "busy", tr("too many open live streams on this server; retrying"))
         _open_streams += 1
+    metrics.stream_opened(table_id)
 
     def release() -> None:  # the server calls it once, however the stream ends
         global _open_streams
         with _streams_lock:
             _open_streams -= 1
+        metrics.stream_closed(table_id)
 
     gen = live_stream(table_id, head, ping_every=cfg["SSE_PING_SECONDS"], max_seconds=cfg["SSE_MAX_SECONDS"],
                       seats=seats)
