@@ -17,6 +17,7 @@ class Broker:
         self._conditions: dict[str, threading.Condition] = {}
         self._heads: dict[str, int] = {}
         self._seatings: dict[str, int] = {}  # per table, how often a phone changed seats
+        self._deleted: dict[str, None] = {}  # tables deleted lately, oldest first (their streams end)
         self._closed = False
 
     def _condition(self, table_id: str) -> threading.Condition:
@@ -38,6 +39,19 @@ class Broker:
             self._seatings[table_id] = self._seatings.get(table_id, 0) + 1
             self._condition(table_id).notify_all()
 
+    def deleted(self, table_id: str) -> None:
+        """The table was deleted: its streams say so and end."""
+        with self._lock:
+            self._deleted[table_id] = None
+            while len(self._deleted) > 10_000:  # only streams open at that moment need to know
+                del self._deleted[next(iter(self._deleted))]
+            cond = self._conditions.get(table_id)
+            if cond is not None:
+                cond.notify_all()
+
+    def is_deleted(self, table_id: str) -> bool:
+        return table_id in self._deleted
+
     def seatings(self, table_id: str) -> int:
         with self._lock:
             return self._seatings.get(table_id, 0)
@@ -53,7 +67,7 @@ class Broker:
         or, when ``seatings`` is given, when the seats changed since that count."""
         with self._lock:
             cond = self._condition(table_id)
-            cond.wait_for(lambda: self._closed or self._heads.get(table_id, 0) > after
+            cond.wait_for(lambda: self._closed or self._heads.get(table_id, 0) > after or table_id in self._deleted
                           or (seatings is not None and self._seatings.get(table_id, 0) != seatings), timeout)
             head = self._heads.get(table_id, 0)
             return head if head > after else None
@@ -75,6 +89,10 @@ broker = Broker()
 
 def sse_message(seq: int, table_id: str) -> str:
     return f"id: {seq}\nevent: message\ndata: {{\"table\": \"{table_id}\", \"seq\": {seq}}}\n\n"
+
+
+def deleted_message(table_id: str) -> str:
+    return f"event: deleted\ndata: {{\"table\": \"{table_id}\"}}\n\n"
 
 
 def seats_message(seq: int, table_id: str, seatings: int) -> str:
@@ -101,6 +119,9 @@ def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: f
     last = head
     while time.monotonic() < deadline and not source.closed:
         new = source.wait(table_id, last, ping_every, seatings)
+        if source.is_deleted(table_id):
+            yield deleted_message(table_id)
+            return
         if seatings is not None and source.seatings(table_id) != seatings:
             seatings = source.seatings(table_id)
             yield seats_message(last, table_id, seatings)
@@ -147,6 +168,8 @@ def start_pg_listener(dsn: str, target: Broker | None = None) -> threading.Threa
                             table_id, _, seq = note.payload.rpartition(":")
                             if seq.isdigit():
                                 target.publish(table_id, int(seq))
+                            elif seq == "deleted":
+                                target.deleted(table_id)
             except Exception:  # noqa: BLE001 - a dropped connection must not end live updates
                 time.sleep(1)
 

@@ -42,7 +42,13 @@ from scorekeeper.service.snapshots import (
     snapshot,
     state_json,
 )
-from scorekeeper.service.tables import capability, clean_players, create_table, get_table
+from scorekeeper.service.tables import (
+    capability,
+    clean_players,
+    create_table,
+    delete_table,
+    get_table,
+)
 from scorekeeper.service.writes import Recorded, check_event, record, undo
 
 __all__ = [
@@ -51,5 +57,5 @@ __all__ = [
     "check_event", "clean_players", "create_table", "describe_sides", "effective_events", "engine_options",
     "export", "from_engine", "get_table", "history", "import_table", "new_state", "record", "replay", "rules_for",
     "seat_names", "snapshot", "table_names", "state_json", "undo", "TableFacts", "facts_cache", "facts_of",
-    "table_facts",
+    "table_facts", "delete_table",
 ]

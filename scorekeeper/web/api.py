@@ -102,6 +102,13 @@ def show(table_id: str) -> Response:
     return jsonify(table_json(_authorised(table_id, "read")))
 
 
+@bp.delete("/tables/<table_id>")
+def delete(table_id: str) -> Response:
+    """Erase the table: names, seats and events; its phones are told on their streams."""
+    service.delete_table(_authorised(table_id, "write"))
+    return jsonify({"id": table_id, "deleted": True})
+
+
 @bp.post("/tables/<table_id>/events")
 @limiter.limit("RATE_LIMIT_EVENTS")
 def post_event(table_id: str) -> tuple[Response, int]:

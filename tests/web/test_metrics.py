@@ -270,7 +270,7 @@ def test_gunicorn_with_two_workers_serves_one_sum_on_metrics_bind(tmp_path: Path
         conn.close()
         return response.status, text
 
-    def until(check: Any, seconds: float = 30) -> None:
+    def until(check: Any, seconds: float = 90) -> None:  # a busy CI machine boots a worker slowly
         deadline = time.monotonic() + seconds
         while True:
             try:
@@ -279,7 +279,7 @@ def test_gunicorn_with_two_workers_serves_one_sum_on_metrics_bind(tmp_path: Path
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                raise AssertionError("timed out")
+                raise AssertionError(f"timed out: {check.__code__.co_firstlineno}")
             time.sleep(0.2)
 
     try:
