@@ -177,3 +177,31 @@ def test_deleting_forgets_the_table_in_this_process(sqlite_app: Flask) -> None:
     assert facts_cache.get(table["id"]) is not None and cache.latest(table["id"]) is not None
     client.delete(f"/api/v1/tables/{table['id']}", headers=bearer(table["write_token"]))
     assert facts_cache.get(table["id"]) is None and cache.latest(table["id"]) is None
+
+
+def test_deleting_while_phones_write_leaves_nothing_behind(app: Flask) -> None:
+    """Writers racing the deletion get 201 (before it) or 404 (after), never a 500, and no event of
+    theirs survives it."""
+    opener = app.test_client()
+    table = _open(opener, "Anna", "Bo")
+    statuses: list[int] = []
+    started = threading.Barrier(7)
+
+    def phone() -> None:
+        client = app.test_client()
+        started.wait()
+        for _ in range(15):
+            response = client.post(f"/api/v1/tables/{table['id']}/events", json={"type": "points", "side": 0, "points": 1},
+                                   headers=bearer(table["write_token"]))
+            statuses.append(response.status_code)
+
+    phones = [threading.Thread(target=phone) for _ in range(6)]
+    for thread in phones:
+        thread.start()
+    started.wait()
+    time.sleep(0.05)
+    assert app.test_client().delete(f"/api/v1/tables/{table['id']}", headers=bearer(table["write_token"])).status_code == 200
+    for thread in phones:
+        thread.join(60)
+    assert set(statuses) <= {201, 404} and 404 in statuses
+    assert rows(app, table["id"]) == {"tables": 0, "seats": 0, "events": 0}
