@@ -78,6 +78,9 @@ class _Instruments:
 
 _made: _Instruments | None = None
 _making = threading.Lock()
+# The shared directory as it was when this process made its instruments (they count into it):
+# read once, because the environment is slow to read (7 µs a call on a busy machine).
+_shared_dir: str | None = None
 
 
 def ready() -> None:
@@ -87,11 +90,12 @@ def ready() -> None:
 
 
 def _instruments() -> _Instruments:
-    global _made
+    global _made, _shared_dir
     made = _made
     if made is None:
         with _making:
             if _made is None:
+                _shared_dir = multiproc_dir()
                 _made = _Instruments()
             made = _made
     return made
@@ -141,7 +145,7 @@ def _changed() -> None:
     """Multi-process mode: write this worker's tables in use for whichever process answers the
     scrape, soon (a burst of a thousand reconnecting phones costs one write)."""
     global _flush_timer
-    if multiproc_dir() is None or _flush_timer is not None:
+    if _shared_dir is None or _flush_timer is not None:
         return
     with _lock:
         if _flush_timer is not None:
