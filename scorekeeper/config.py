@@ -96,4 +96,7 @@ def from_env(instance: Path) -> dict[str, Any]:
         # Behind a reverse proxy: how many proxies set X-Forwarded-For (and -Proto, -Host), so a
         # client's address (rate limits, the per-address stream cap) is the phone's, not the proxy's.
         "PROXY_COUNT": int(os.environ.get("PROXY_COUNT", "0")),
+        # /metrics answers only a scrape that sends this token (404 when unset); METRICS_BIND
+        # (host:port) serves the metrics on an address of their own instead (scorekeeper/metrics.py).
+        "METRICS_TOKEN": os.environ.get("METRICS_TOKEN", ""),
     }

@@ -27,6 +27,7 @@ class Broker:
         self._heads: dict[str, int] = {}
         self._seatings: dict[str, int] = {}  # per table, how often a phone changed seats
         self._seat_notes: dict[str, None] = {}  # seat changes counted already (local and via NOTIFY)
+        self._deleted: dict[str, None] = {}  # tables deleted lately, oldest first (their streams end)
         self._closed = False
 
     def publish(self, table_id: str, seq: int) -> None:
@@ -53,6 +54,19 @@ class Broker:
             if cond is not None:
                 cond.notify_all()
 
+    def deleted(self, table_id: str) -> None:
+        """The table was deleted: its streams say so and end."""
+        with self._lock:
+            self._deleted[table_id] = None
+            while len(self._deleted) > 10_000:  # only streams open at that moment need to know
+                del self._deleted[next(iter(self._deleted))]
+            cond = self._conditions.get(table_id)
+            if cond is not None:
+                cond.notify_all()
+
+    def is_deleted(self, table_id: str) -> bool:
+        return table_id in self._deleted
+
     def seatings(self, table_id: str) -> int:
         with self._lock:
             return self._seatings.get(table_id, 0)
@@ -72,7 +86,7 @@ class Broker:
                 cond = self._conditions[table_id] = threading.Condition(self._lock)
             self._waiting[table_id] = self._waiting.get(table_id, 0) + 1
             try:
-                cond.wait_for(lambda: self._closed or self._heads.get(table_id, 0) > after
+                cond.wait_for(lambda: self._closed or self._heads.get(table_id, 0) > after or table_id in self._deleted
                               or (seatings is not None and self._seatings.get(table_id, 0) != seatings), timeout)
             finally:
                 left = self._waiting[table_id] - 1
@@ -112,6 +126,10 @@ def sse_message(seq: int, table_id: str) -> bytes:
     return f"id: {seq}\nevent: message\ndata: {{\"table\": \"{table_id}\", \"seq\": {seq}}}\n\n".encode()
 
 
+def deleted_message(table_id: str) -> bytes:
+    return f"event: deleted\ndata: {{\"table\": \"{table_id}\"}}\n\n".encode()
+
+
 def seats_message(seq: int, table_id: str, seatings: int) -> bytes:
     return f"event: message\ndata: {{\"table\": \"{table_id}\", \"seq\": {seq}, \"seats\": {seatings}}}\n\n".encode()
 
@@ -146,6 +164,9 @@ def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: f
             break
         new = source.wait(table_id, last, min(pause, left), seatings)
         pause = ping_every
+        if source.is_deleted(table_id):
+            yield deleted_message(table_id)
+            return
         if seatings is not None and source.seatings(table_id) != seatings:
             seatings = source.seatings(table_id)
             yield seats_message(last, table_id, seatings)
@@ -184,7 +205,8 @@ def seats_payload(table_id: str, note: str) -> str:
 
 
 def deliver(target: Broker, payload: str) -> None:
-    """One NOTIFY payload into the broker: ``<table>:<seq>`` for a move, ``seats:…`` for a seat."""
+    """One NOTIFY payload into the broker: ``<table>:<seq>`` for a move, ``<table>:deleted`` for a
+    table deleted, ``seats:…`` for a seat."""
     if payload.startswith(SEATS):
         note, _, table_id = payload[len(SEATS):].partition(":")
         if table_id:
@@ -193,6 +215,8 @@ def deliver(target: Broker, payload: str) -> None:
     table_id, _, seq = payload.rpartition(":")
     if seq.isdigit():
         target.publish(table_id, int(seq))
+    elif seq == "deleted":
+        target.deleted(table_id)
 
 
 _listener_started: set[str] = set()

@@ -16,6 +16,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from scorekeeper import metrics
+
 # Descriptors a worker keeps for itself beside its phones: the database, the PostgreSQL listener,
 # log files, the listening socket.
 FILE_RESERVE = 256
@@ -68,19 +70,10 @@ def settings(environ: Mapping[str, str] = os.environ, host: str = "0.0.0.0", por
         "keepalive": 5,
         "accesslog": environ.get("ACCESS_LOG", "-") or None,
         "control_socket_disable": True,  # two gunicorns on one machine must not clash (gunicorn 27)
-        "child_exit": child_exit,
+        # /metrics across workers: a shared PROMETHEUS_MULTIPROC_DIR, METRICS_BIND, dead workers' streams dropped
+        "when_ready": metrics.when_ready,
+        "child_exit": metrics.child_exit,
     }
-
-
-def child_exit(server: Any, worker: Any) -> None:  # noqa: ARG001 - gunicorn's hook signature
-    """A worker is gone: its figures leave the metrics of the living ones (multiprocess mode)."""
-    try:
-        from scorekeeper import metrics
-    except ImportError:
-        return
-    hook = getattr(metrics, "child_exit", None)
-    if hook is not None:
-        hook(server, worker)
 
 
 def gunicorn_argv(python: str, host: str, port: int) -> list[str]:

@@ -343,3 +343,26 @@
     if (!navigator.onLine) showOffline(true);
   });
 })();
+
+// ops (issue 23 item 9): a table deleted by one of its phones sends the others home with a notice,
+// told on the live stream; a phone that missed it (offline then) learns it when the table answers 404.
+(function () {
+  "use strict";
+  function goHome() {
+    var live = document.querySelector(".live[data-gone]");
+    if (live) window.location.replace(live.dataset.gone);
+  }
+  document.addEventListener("htmx:sseOpen", function (evt) {
+    var source = evt.detail && evt.detail.source;
+    if (!source || source.scorekeeperDeleted) return;
+    source.scorekeeperDeleted = true;
+    source.addEventListener("deleted", function () {
+      source.close();
+      goHome();
+    });
+  });
+  document.addEventListener("htmx:responseError", function (evt) {
+    var xhr = evt.detail && evt.detail.xhr;
+    if (xhr && xhr.status === 404) goHome();
+  });
+})();

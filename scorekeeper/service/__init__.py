@@ -10,6 +10,7 @@ table), ``log`` (history, export, import).
 from __future__ import annotations
 
 from scorekeeper.engine.base import RuleViolation
+from scorekeeper.service.deletion import delete_table
 from scorekeeper.service.errors import (
     ENGINE_SLIPS,
     MAX_EVENT_BYTES,
@@ -44,7 +45,13 @@ from scorekeeper.service.snapshots import (
     stored_moves,
 )
 from scorekeeper.service.stored import Unreadable, Verdict, is_event
-from scorekeeper.service.tables import capability, clean_players, create_table, get_table, head_seq
+from scorekeeper.service.tables import (
+    capability,
+    clean_players,
+    create_table,
+    get_table,
+    head_seq,
+)
 from scorekeeper.service.writes import Recorded, announce_seats, check_event, record, undo
 
 __all__ = [
@@ -53,5 +60,5 @@ __all__ = [
     "check_event", "clean_players", "create_table", "describe_sides", "effective_events", "engine_options",
     "export", "from_engine", "get_table", "head_seq", "history", "import_table", "new_state", "record", "replay", "rules_for",
     "seat_names", "snapshot", "table_names", "state_json", "undo", "TableFacts", "facts_cache", "facts_of",
-    "table_facts", "judged_replay", "stored_moves", "Unreadable", "Verdict", "is_event",
+    "table_facts", "judged_replay", "stored_moves", "Unreadable", "Verdict", "is_event", "delete_table",
 ]

@@ -85,6 +85,13 @@ class SnapshotCache:
             self._items.clear()
             self._newest.clear()
 
+    def forget(self, table_id: str) -> None:
+        """Drop every state of a deleted table (names and moves are not kept in memory either)."""
+        with self._lock:
+            for key in [key for key in self._items if key[0] == table_id]:
+                del self._items[key]
+            self._newest.pop(table_id, None)
+
 
 cache = SnapshotCache()
 

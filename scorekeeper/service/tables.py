@@ -9,6 +9,7 @@ import secrets
 import unicodedata
 from typing import Any
 
+from sqlalchemy import text
 from sqlalchemy.orm import joinedload
 
 from scorekeeper.engine import RULES, RULES_VERSION
@@ -107,7 +108,6 @@ def get_table(table_id: str) -> Table:
 def head_seq(table_id: str) -> int:
     """A table's newest seq, read alone (an event stream opening needs nothing else): 404 when
     the table is gone. A restart's thousands of reconnecting phones each cost this one query."""
-    from sqlalchemy import text
 
     head = db.session.execute(text("SELECT head_seq FROM tables WHERE id = :id"), {"id": table_id}).scalar()
     if head is None:

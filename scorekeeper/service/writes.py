@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from scorekeeper import metrics
 from scorekeeper.engine.base import RuleViolation
 from scorekeeper.extensions import db
 from scorekeeper.localize import localize, tr
@@ -115,6 +117,7 @@ def _write(table: Table | TableFacts | str, step: Step, author: int | None,
            expected_seq: int | None = None) -> _Written:
     """Append what ``step`` derives from the state at the table's head, retrying on a lost race
     (or answering 409 when the caller named the seq it expected)."""
+    started = time.perf_counter()
     facts = table_facts(table) if isinstance(table, str) else facts_of(table)
     _release_session()
     if db.engine.dialect.name == "sqlite":
@@ -123,6 +126,7 @@ def _write(table: Table | TableFacts | str, step: Step, author: int | None,
         written = _write_queued(facts, step, author, expected_seq)
         cache.put((facts.id, written.seq), Snapshot(written.seq, written.state, written.effective, written.verdicts))
     _announce(facts.id, written.seq)
+    metrics.move_written(facts.game, time.perf_counter() - started, facts.id)
     return _Written(written.seq, written.state, facts)
 
 

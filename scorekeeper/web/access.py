@@ -122,6 +122,13 @@ def take_seat(table: Table, seat: int | None) -> bool:
     return took_over
 
 
+def forget(table_id: str) -> None:
+    """This phone no longer remembers ``table_id`` (it deleted it)."""
+    tables = _tables()
+    if tables.pop(table_id, None) is not None:
+        session["tables"] = tables
+
+
 def known_tables() -> list[str]:
     """The tables this phone remembers, most recently used first."""
     return _by_use(_tables())

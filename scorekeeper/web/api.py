@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from scorekeeper import service
+from scorekeeper import metrics, service
 from scorekeeper.engine.base import MalformedEvent
 from scorekeeper.extensions import csrf, limiter
 from scorekeeper.live import retry_ms
@@ -105,6 +105,13 @@ def show(table_id: str) -> Response:
     return jsonify(table_json(_authorised(table_id, "read")))
 
 
+@bp.delete("/tables/<table_id>")
+def delete(table_id: str) -> Response:
+    """Erase the table: names, seats and events; its phones are told on their streams."""
+    service.delete_table(_authorised(table_id, "write"))
+    return jsonify({"id": table_id, "deleted": True})
+
+
 @bp.post("/tables/<table_id>/events")
 @limiter.limit("RATE_LIMIT_EVENTS")
 def post_event(table_id: str) -> tuple[Response, int]:
@@ -186,22 +193,6 @@ class StreamGate:
 gate = StreamGate()
 
 
-_metrics: list[Any] = []
-
-
-def _metric(name: str, *args: Any) -> None:
-    """Count for the operator's /metrics when that module is there (looked up once)."""
-    if not _metrics:
-        try:
-            from scorekeeper import metrics
-        except ImportError:
-            metrics = None  # type: ignore[assignment]
-        _metrics.append(metrics)
-    hook = getattr(_metrics[0], name, None)
-    if hook is not None:
-        hook(*args)
-
-
 def sse_response(table_id: str, head: int, seats: bool = False) -> Response:
     """The event stream, unless this worker holds its cap of streams (in all, or from this
     address): then 503 with ``Retry-After`` and the phone's EventSource retries."""
@@ -209,15 +200,15 @@ def sse_response(table_id: str, head: int, seats: bool = False) -> Response:
     address = request.remote_addr or "-"
     refused = gate.enter(address, int(cfg.get("SSE_MAX_STREAMS") or 0), int(cfg.get("SSE_MAX_PER_ADDRESS") or 0))
     if refused is not None:
-        _metric("stream_refused", refused)
+        metrics.stream_refused(metrics.CAP if refused == "server" else metrics.PER_ADDRESS)
         wait = str(retry_ms(5, 25))  # seconds: spread the retries of a crowd turned away together
         raise TableError(503, "busy", tr("too many open live streams on this server; retrying"),
                          headers={"Retry-After": wait})
-    _metric("stream_opened")
+    metrics.stream_opened(table_id)
     gen = live_stream(table_id, head, ping_every=cfg["SSE_PING_SECONDS"], max_seconds=cfg["SSE_MAX_SECONDS"],
                       seats=seats, retry_ms=retry_ms(int(cfg["SSE_RETRY_MS"]), int(cfg["SSE_RETRY_JITTER_MS"])),
                       restart_ms=int(cfg["SSE_RESTART_SPREAD_MS"]))
-    return Response(OpenStream(gen, address), mimetype="text/event-stream",
+    return Response(OpenStream(gen, address, table_id), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
                     direct_passthrough=True)  # bytes already: no encoding generator per phone
 
@@ -228,11 +219,12 @@ class OpenStream:
     Iterating yields the generator itself, so a phone's stream costs no wrapping layer (each
     would keep ~3 kB per open phone); the server calls ``close()`` when the phone goes."""
 
-    __slots__ = ("_address", "_gen")
+    __slots__ = ("_address", "_gen", "_table")
 
-    def __init__(self, gen: Any, address: str) -> None:
+    def __init__(self, gen: Any, address: str, table_id: str) -> None:
         self._gen = gen
         self._address: str | None = address
+        self._table = table_id
 
     def __iter__(self) -> Any:
         return self._gen
@@ -244,7 +236,7 @@ class OpenStream:
             if self._address is not None:
                 gate.leave(self._address)
                 self._address = None
-                _metric("stream_closed")
+                metrics.stream_closed(self._table)
 
 
 def open_streams() -> int:

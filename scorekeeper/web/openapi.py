@@ -100,7 +100,8 @@ def document() -> dict[str, Any]:
                 "responses": {**_ok(201, created), **_errors(400, 422, 429)}}},
             "/api/v1/tables/{table_id}": {"get": {
                 "operationId": "getTable", "parameters": [TABLE_ID], "security": [{"bearer": []}],
-                "responses": {**_ok(200, table), **_errors(401, 403, 404)}}},
+                "responses": {**_ok(200, table), **_errors(401, 403, 404)}},
+                "delete": delete_table()},
             "/api/v1/tables/{table_id}/events": {
                 "post": {"operationId": "postEvent", "parameters": [TABLE_ID], "security": [{"bearer": []}],
                          "requestBody": {"required": True, "content": {"application/json": {"schema": event}}},
@@ -135,3 +136,13 @@ def document() -> dict[str, Any]:
                                "message": {"type": "string"}}}}}},
         },
     }
+
+
+def delete_table() -> dict[str, Any]:
+    """``DELETE /api/v1/tables/{table_id}``: the table's write token erases it for everyone."""
+    deleted = {"type": "object", "required": ["id", "deleted"],
+               "properties": {"id": {"type": "string"}, "deleted": {"type": "boolean", "const": True}}}
+    return {"operationId": "deleteTable", "parameters": [TABLE_ID], "security": [{"bearer": []}],
+            "description": "Erase the table now: its names, seats and events leave the database; phones on its "
+                           "stream get `event: deleted`. Its tokens then open nothing (404). Write token only.",
+            "responses": {**_ok(200, deleted), **_errors(401, 403, 404)}}

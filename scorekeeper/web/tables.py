@@ -198,6 +198,17 @@ def seat(table_id: str) -> WerkzeugResponse | str:
     return redirect(url_for("tables.show", table_id=table.id))
 
 
+@bp.post("/t/<table_id>/delete")
+def delete(table_id: str) -> WerkzeugResponse:
+    """Erase the table for everyone (the table page asked first); the other phones are sent home."""
+    table = load(table_id)
+    if access.cap_of(table) != "write":
+        abort(403)
+    service.delete_table(table)
+    access.forget(table_id)
+    return redirect(url_for("tables.index", deleted=1))
+
+
 @bp.get("/t/<table_id>/history")
 def history(table_id: str) -> str:
     table = load(table_id)

@@ -25,6 +25,7 @@ WRITE_ROUTES: dict[str, dict[str, Any]] = {
     "/t/<table_id>/events": POINT_FORM,
     "/t/<table_id>/undo": {},
     "/t/<table_id>/seat": {"data": {"seat": "1"}},  # taking (over) a seat
+    "/t/<table_id>/delete": {},  # the whole table (its API twin, DELETE, is in test_delete.py)
 }
 # Anyone may open a table (rate-limited): these take no credential by design. House rules
 # (options) are set only here, when a table is opened or imported; no route changes them later.
@@ -165,6 +166,8 @@ def test_the_tables_own_write_credential_is_accepted(tables: Tables, route: str)
     assert response.status_code in (200, 201, 302), response.get_data(as_text=True)[:300]
     if route.endswith("/seat"):
         assert seat_of_a(tables, client) == 1
+    elif route.endswith("/delete"):
+        assert client.get(f"/t/{tables.a['id']}").status_code == 404
     else:
         assert tables.snapshot()[0] == before[0] + 1
 
