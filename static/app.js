@@ -261,14 +261,14 @@
     }, delay);
   }
 
-  // --- The offline banner: the network is gone or the live stream is down. ---
+  // --- The offline banner: the network is gone or the live stream is down (never on a table
+  // kept on this phone, data-phone: it needs no network). ---
   var streamUp = true;
   function showOffline(on) {
     var banner = document.getElementById("offline");
-    if (banner) banner.hidden = !on;
+    if (banner) banner.hidden = !on || !!document.documentElement.dataset.phone;
   }
-  // A table kept on this phone (data-phone) needs no network: it is never "offline".
-  function sync() { showOffline(!document.documentElement.dataset.phone && (!navigator.onLine || !streamUp)); }
+  function sync() { showOffline(!navigator.onLine || !streamUp); }
   window.addEventListener("offline", sync);
   window.addEventListener("online", function () {
     sync();
