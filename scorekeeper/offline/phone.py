@@ -31,7 +31,10 @@ def _without_schemas() -> None:
     sys.modules["scorekeeper.schemas"] = module
 
 
-def open_phone(database: bytes | None, cookie: str | None, host: str) -> None:
+def open_phone(database: Any, cookie: Any, host: str) -> None:
+    """Start the app on the last snapshot (IndexedDB's Uint8Array and cookie, or nulls)."""
+    database = database.to_bytes() if hasattr(database, "to_bytes") else None
+    cookie = cookie if isinstance(cookie, str) else None
     _without_schemas()
     from scorekeeper import create_app
     from scorekeeper.extensions import db
