@@ -104,9 +104,12 @@ class RateLimits:
         enabled = bool(app.config.get("RATELIMIT_ENABLED", True))
         # Switched off (the app on a phone, offline/phone.py), no counters: memory:// would start
         # a timer thread, and Pyodide has no threads.
-        storage = storage_from_string(uri) if enabled else None
-        if enabled and not isinstance(storage, Storage):  # an async+… storage: this server's views are not async
-            raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r} names an asyncio storage; use one without 'async+'")
+        storage = None
+        if enabled:
+            made = storage_from_string(uri)
+            if not isinstance(made, Storage):  # an async+… storage: this server's views are not async
+                raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r} names an asyncio storage; use one without 'async+'")
+            storage = made
         app.extensions[EXTENSION] = _Bound(storage, enabled,
                                            bool(app.config.get("RATELIMIT_HEADERS_ENABLED", True)), {})
 
