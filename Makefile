@@ -102,4 +102,4 @@ bench: $(TESTSTAMP)
 	for f in bench/bench_*.py; do $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
