@@ -9,7 +9,7 @@ export FLASK_APP := scorekeeper
 
 LOCK := requirements.lock
 
-.PHONY: run test serve migrate lint bench translations i18n assets clean lock
+.PHONY: run test serve migrate lint bench translations i18n assets clean lock offline
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,8 +44,41 @@ assets: $(STAMP)
 	$(BIN)/python -m scorekeeper.assets
 	$(BIN)/python -m whitenoise.compress -q static
 
+# A table kept on the phone alone (docs/architecture.md): Pyodide from the npm registry, pinned by
+# its checksum, and the app's Python zipped and compiled for it; the app serves them under /offline/.
+PYODIDE_VERSION := 314.0.7
+PYODIDE_SHA256 := 66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0
+PYODIDE_TGZ := build/pyodide-$(PYODIDE_VERSION).tgz
+OFFLINE := build/offline
+PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
+APP_SOURCES := $(shell find scorekeeper templates -name '*.py' -o -name '*.html' -o -name '*.md' -o -name '*.po' 2>/dev/null)
+
+$(PYODIDE_TGZ):
+	mkdir -p build
+	cd build && npm pack --silent pyodide@$(PYODIDE_VERSION) >/dev/null
+	echo "$(PYODIDE_SHA256)  $@" | sha256sum --check --quiet - || { rm -f $@; echo "pyodide $(PYODIDE_VERSION): checksum mismatch" >&2; exit 1; }
+
+$(OFFLINE)/pyodide.asm.wasm: $(PYODIDE_TGZ)
+	rm -rf build/pyodide && mkdir -p build/pyodide $(OFFLINE)
+	tar -xzf $< -C build/pyodide
+	cd build/pyodide/package && cp $(PYODIDE_FILES) $(CURDIR)/$(OFFLINE)/
+	touch $@
+
+# The pure-Python packages the app imports, from .venv (the lock's versions), as Pyodide's bytecode.
+$(OFFLINE)/site.zip: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(wildcard scorekeeper/offline/site/*.py) scorekeeper/offline/build.py
+	$(BIN)/python -m scorekeeper.offline.build site
+	node scorekeeper/offline/precompile.mjs $(OFFLINE) $@ /lib/site/
+
+$(OFFLINE)/app.zip: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(APP_SOURCES) | translations assets
+	$(BIN)/python -m scorekeeper.offline.build app
+	node scorekeeper/offline/precompile.mjs $(OFFLINE) $@ /lib/app/
+
+offline: $(OFFLINE)/site.zip $(OFFLINE)/app.zip
+	$(BIN)/python -m scorekeeper.offline.build version
+	$(BIN)/python -m whitenoise.compress -q --no-brotli $(OFFLINE)
+
 # Migrates, prints the address and QR code for the phones, serves under gunicorn (scorekeeper/server.py).
-run: $(STAMP) translations assets
+run: $(STAMP) translations assets offline
 	$(BIN)/python -m scorekeeper
 
 serve: $(STAMP) translations assets
@@ -61,7 +94,7 @@ lint: $(TESTSTAMP)
 	$(BIN)/lint-imports
 
 # Browser tests run on their own after the rest, so a busy CPU cannot blur their timings.
-test: $(TESTSTAMP) translations assets lint
+test: $(TESTSTAMP) translations assets offline lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore=tests/browser
 	$(BIN)/python -m pytest tests/browser
 
@@ -69,4 +102,4 @@ bench: $(TESTSTAMP)
 	for f in bench/bench_*.py; do $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 
 from scorekeeper.config import from_env, require_driver
 from scorekeeper.extensions import babel, compress, csrf, db, limiter, migrate
-from scorekeeper.paths import MIGRATIONS, STATIC, TEMPLATES, TRANSLATIONS
+from scorekeeper.paths import MIGRATIONS, OFFLINE, STATIC, TEMPLATES, TRANSLATIONS
 
 
 @event.listens_for(Engine, "connect")
@@ -92,6 +92,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.wsgi_app = WhiteNoise(app.wsgi_app, root=str(STATIC), prefix="static/",  # type: ignore[method-assign]
                               max_age=app.config.get("STATIC_MAX_AGE", 3600), immutable_file_test=is_immutable)
+    if OFFLINE.is_dir() and not app.config.get("PHONE"):  # Pyodide and the app's zips, for phone-only tables
+        app.wsgi_app.add_files(str(OFFLINE), prefix="offline/")
 
     if app.config.get("PROXY_COUNT"):
         from werkzeug.middleware.proxy_fix import ProxyFix

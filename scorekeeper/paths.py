@@ -17,3 +17,5 @@ TEMPLATES = _shipped("templates")
 STATIC = _shipped("static")
 TRANSLATIONS = PACKAGE / "translations"
 MIGRATIONS = PACKAGE / "migrations"
+# What a phone downloads to keep a table with no server (`make offline`); a checkout only.
+OFFLINE = PACKAGE.parent / "build" / "offline"

@@ -31,7 +31,7 @@ EXTENSION = "scorekeeper.ratelimits"
 class _Bound:
     """The limiter of one app: its counters and its parsed limits, by config key."""
 
-    storage: Storage
+    storage: Storage | None
     enabled: bool
     headers: bool
     parsed: dict[str, tuple[str, list[RateLimitItem]]]
@@ -48,6 +48,7 @@ class _Bound:
         counter's own expiry is the window's end); 429 when one is spent."""
         scope, who = request.endpoint or request.path, request.remote_addr or "-"
         counted = []  # (requests left, the limit, its counter)
+        assert self.storage is not None  # only an enabled limiter counts
         for item in self.items(config_key):
             key = item.key_for(scope, who)
             counted.append((item.amount - self.storage.incr(key, item.get_expiry()), item, key))
@@ -100,11 +101,16 @@ class RateLimits:
 
     def init_app(self, app: Flask) -> None:
         uri = app.config.get("RATELIMIT_STORAGE_URI", "swept-memory://")
-        storage = storage_from_string(uri)
-        if not isinstance(storage, Storage):  # an async+… storage: this server's views are not async
-            raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r} names an asyncio storage; use one without 'async+'")
-        app.extensions[EXTENSION] = _Bound(storage,
-                                           bool(app.config.get("RATELIMIT_ENABLED", True)),
+        enabled = bool(app.config.get("RATELIMIT_ENABLED", True))
+        # Switched off (the app on a phone, offline/phone.py), no counters: memory:// would start
+        # a timer thread, and Pyodide has no threads.
+        storage = None
+        if enabled:
+            made = storage_from_string(uri)
+            if not isinstance(made, Storage):  # an async+… storage: this server's views are not async
+                raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r} names an asyncio storage; use one without 'async+'")
+            storage = made
+        app.extensions[EXTENSION] = _Bound(storage, enabled,
                                            bool(app.config.get("RATELIMIT_HEADERS_ENABLED", True)), {})
 
     def limit(self, config_key: str) -> Callable[[View], View]:

@@ -3,7 +3,25 @@
   "use strict";
 
   if ("serviceWorker" in navigator && document.body.dataset.sw) {
-    navigator.serviceWorker.register(document.body.dataset.sw, { scope: "/" }).catch(function () {});
+    navigator.serviceWorker.register(document.body.dataset.sw, { scope: "/", type: "module" }).catch(function () {});
+  }
+  // Everything for play without a signal stored? The service worker checks its cache (and fills
+  // it if not); then <html data-offline-ready="1"> and the note by the create form say so.
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.ready.then(function askReady(reg) {
+      if (!reg.active) return;
+      var channel = new MessageChannel();
+      channel.port1.onmessage = function (evt) {
+        if (evt.data === true) {
+          document.documentElement.dataset.offlineReady = "1";
+          var note = document.getElementById("offline-ready");
+          if (note) note.hidden = false;
+        } else if (evt.data === false && navigator.onLine) {
+          setTimeout(function () { askReady(reg); }, 5000);
+        }
+      };
+      reg.active.postMessage("offline-ready?", [channel.port2]);
+    });
   }
 
   // Keep the screen on while a table is open (Wake Lock API where the browser has it).
@@ -245,11 +263,12 @@
     }, delay);
   }
 
-  // --- The offline banner: the network is gone or the live stream is down. ---
+  // --- The offline banner: the network is gone or the live stream is down (never on a table
+  // kept on this phone, data-phone: it needs no network). ---
   var streamUp = true;
   function showOffline(on) {
     var banner = document.getElementById("offline");
-    if (banner) banner.hidden = !on;
+    if (banner) banner.hidden = !on || !!document.documentElement.dataset.phone;
   }
   function sync() { showOffline(!navigator.onLine || !streamUp); }
   window.addEventListener("offline", sync);

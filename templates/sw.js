@@ -1,30 +1,65 @@
-// scorekeeper service worker: the app shell and rule book from the cache, pages from the network.
+// scorekeeper service worker (a module): the app shell and rule book from the cache, pages from the
+// network — and tables kept on this phone alone (/phone/…), answered here by the app itself running
+// under Pyodide: the same Flask views, templates and engine as the server (docs/architecture.md).
+{% if offline_files %}import { loadPyodide } from "{{ offline_base }}pyodide.mjs";
+import createPyodideModule from "{{ offline_base }}pyodide.asm.mjs";
+{% endif %}
 const CACHE = "scorekeeper-{{ version }}";
 const SHELL = {{ shell|tojson }};
 const OFFLINE = {{ offline|tojson }};
+// Everything the phone needs to keep a table with no signal, cached under its build's hash.
+const PHONE_CACHE = "scorekeeper-phone-{{ offline_version }}";
+const PHONE_FILES = {{ offline_files|tojson }};
+const PHONE_BASE = "{{ offline_base }}";
+const PHONE = "/phone";
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  // The phone's files (13 MB) are fetched after the shell and may fail without failing the install:
+  // the page asks for them again ("offline-ready?") until they are all stored.
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL))
+    .then(() => storePhoneFiles().catch(() => false)).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
-    caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+    caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== CACHE && k !== PHONE_CACHE).map((k) => caches.delete(k))))
       .then(() => self.clients.claim())
   );
 });
 
+// The page asks whether everything for offline play is stored (and has it stored if not).
+self.addEventListener("message", (event) => {
+  if (event.data !== "offline-ready?" || !event.ports[0]) return;
+  event.waitUntil(storePhoneFiles().catch(() => false).then((ok) => event.ports[0].postMessage(ok)));
+});
+
+async function storePhoneFiles() {
+  if (!PHONE_FILES.length) return null; // nothing to store: this server was built without them
+  const cache = await caches.open(PHONE_CACHE);
+  const shell = await caches.open(CACHE);
+  const missing = [];
+  for (const url of PHONE_FILES) if (!(await cache.match(url))) missing.push(url);
+  if (missing.length) await cache.addAll(missing);
+  for (const url of SHELL) if (!(await shell.match(url))) await shell.add(url);
+  return true;
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.origin !== self.location.origin) return;
+  if (PHONE_FILES.length && (url.pathname === PHONE || url.pathname.startsWith(PHONE + "/"))) {
+    event.respondWith(phone(request, url));
+    return;
+  }
+  if (PHONE_FILES.length && request.method === "POST" && url.pathname === "/tables") {
+    event.respondWith(createTable(request));
+    return;
+  }
+  if (request.method !== "GET") return;
   if (url.pathname.endsWith("/stream") || url.pathname.startsWith("/api/")) return;
   if (url.pathname.startsWith("/static/")) {
-    event.respondWith(caches.match(request).then((hit) => hit || fetch(request).then((response) => {
-      const copy = response.clone();
-      caches.open(CACHE).then((cache) => cache.put(request, copy));
-      return response;
-    })));
+    event.respondWith(staticFile(request));
     return;
   }
   if (request.mode === "navigate" || url.pathname.startsWith("/rules")) {
@@ -38,8 +73,159 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
+function staticFile(request) {
+  return caches.match(request).then((hit) => hit || fetch(request).then((response) => {
+    const copy = response.clone();
+    caches.open(CACHE).then((cache) => cache.put(request, copy));
+    return response;
+  }));
+}
+
 // Offline, a table's link to its rule book (?table=…&lang=sv) opens the cached book in that language.
 function bookPage(url) {
   if (!url.pathname.startsWith("/rules")) return undefined;
   return caches.match(url.pathname + "?lang=" + encodeURIComponent(url.searchParams.get("lang") || "en"));
+}
+
+// --- Tables kept on this phone ---
+
+// The create form says where the table is kept; "phone" opens it here, anything else goes on.
+async function createTable(request) {
+  const form = new URLSearchParams(await request.clone().text());
+  if (form.get("where") !== "phone") return fetch(request);
+  return phone(request, new URL(PHONE + "/tables", request.url));
+}
+
+let booting = null;
+function app() {
+  booting = booting || boot().catch((error) => { booting = null; throw error; });
+  return booting;
+}
+
+// Pyodide fetches its own files (the wasm, the standard library): from this phone's cache first.
+const networkFetch = self.fetch.bind(self);
+self.fetch = (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : String(input), self.location.href);
+  if (!url.pathname.startsWith(PHONE_BASE)) return networkFetch(input, init);
+  return caches.open(PHONE_CACHE).then((cache) => cache.match(url.pathname)).then((hit) => hit || networkFetch(input, init));
+};
+
+// Where the start has got to, with times (ms) — read by bench/bench_offline.py and when debugging.
+self.phoneBoot = {};
+function stage(name) { self.phoneBoot[name] = Math.round(performance.now() - self.phoneBoot.t0); }
+
+async function boot() {
+  self.phoneBoot = { t0: performance.now() };
+  const py = await loadPyodide({ indexURL: PHONE_BASE, createPyodideModule, packages: [] });
+  stage("pyodide");
+  const [site, code, saved] = await Promise.all([bytesOf("site.zip"), bytesOf("app.zip"), load()]);
+  py.unpackArchive(site, "zip", { extractDir: "/lib/site" });
+  py.unpackArchive(code, "zip", { extractDir: "/lib/app" });
+  py.runPython("import sys; sys.path[:0] = ['/lib/app', '/lib/site']");
+  stage("unpacked");
+  const entry = py.pyimport("scorekeeper.offline.phone");
+  entry.open_phone(saved ? saved.db : null, saved ? saved.cookie : null, self.location.host);
+  stage("ready");
+  return { py, entry };
+}
+// For the bench and the tests: start the phone's app without a page request.
+self.phoneStart = () => app().then(() => self.phoneBoot, (error) => ({ error: String(error) }));
+
+async function bytesOf(name) {
+  const response = await fetch(PHONE_BASE + name);
+  if (!response.ok) throw new Error(name + ": " + response.status);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+// One request at a time: the app is one Python interpreter, and each write is stored before the next.
+let queue = Promise.resolve();
+function serially(work) {
+  const done = queue.then(work, work);
+  queue = done.catch(() => undefined);
+  return done;
+}
+
+async function phone(request, url) {
+  const path = url.pathname.slice(PHONE.length) || "/";
+  if (path.startsWith("/static/")) return staticFile(new Request(url.origin + path + url.search));
+  if (path.endsWith("/stream")) return new Response(null, { status: 204 }); // nobody else to hear from
+  const body = ["GET", "HEAD"].includes(request.method) ? null : new Uint8Array(await request.arrayBuffer());
+  const headers = {};
+  request.headers.forEach((value, key) => { headers[key] = value; });
+  const moving = path.match(/^\/t\/([^/]+)\/to-server$/);
+  let loaded;
+  try {
+    loaded = await app();
+  } catch (error) {
+    return new Response("This phone could not start its tables: " + error, { status: 503, headers: { "Content-Type": "text/plain" } });
+  }
+  if (moving && request.method === "POST") return toServer(loaded, moving[1], url, headers);
+  return serially(async () => {
+    const answer = loaded.entry.handle(request.method, path, url.search.slice(1), loaded.py.toPy(headers), body);
+    const [status, pairs, data, changed] = answer.toJs();
+    answer.destroy();
+    if (changed) await store(loaded.entry);
+    const location = pairs.find(([k]) => k.toLowerCase() === "location");
+    if (location && status >= 300 && status < 400) return Response.redirect(new URL(location[1], url).href, status);
+    return new Response([204, 304].includes(status) ? null : data, { status, headers: pairs });
+  });
+}
+
+// Puts the table on the server through its import (replayed there by the server's engine; a
+// tampered log is refused with its rule), then opens it there through its join link.
+async function toServer(loaded, tableId, url, headers) {
+  const exported = await serially(() => loaded.entry.export(tableId));
+  let failure;
+  try {
+    const answer = await networkFetch("/api/v1/tables/import", {
+      method: "POST", headers: { "Content-Type": "application/json", "Accept-Language": headers["accept-language"] || "en" }, body: exported,
+    });
+    const made = await answer.json();
+    if (answer.ok) {
+      return Response.redirect(new URL(made.join_url, url).href, 303);
+    }
+    failure = made.error ? made.error.message + (made.error.rule ? " (" + made.error.rule + ")" : "") : String(answer.status);
+  } catch (error) {
+    failure = "";
+  }
+  return Response.redirect(new URL(PHONE + "/t/" + tableId + "?to_server=" + (failure ? "refused&why=" + encodeURIComponent(failure) : "offline"), url).href, 303);
+}
+
+// --- The phone's store: one IndexedDB record, written in one transaction per change ---
+
+let opened = null;
+function database() {
+  opened = opened || new Promise((resolve, reject) => {
+    const open = indexedDB.open("scorekeeper-phone", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("store");
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => { opened = null; reject(open.error); };
+  });
+  return opened;
+}
+
+async function load() {
+  const db = await database();
+  return new Promise((resolve, reject) => {
+    const get = db.transaction("store").objectStore("store").get("tables");
+    get.onsuccess = () => resolve(get.result || null);
+    get.onerror = () => reject(get.error);
+  });
+}
+
+// The whole database (a few kB a table) replaces the last copy in one strict transaction: a crash
+// leaves the old copy or the new one, never half of either, and the page hears of a move only
+// once it is on disk.
+async function store(entry) {
+  const snap = entry.snapshot();
+  const [db, cookie] = snap.toJs();
+  snap.destroy();
+  const handle = await database();
+  await new Promise((resolve, reject) => {
+    const tx = handle.transaction("store", "readwrite", { durability: "strict" });
+    tx.objectStore("store").put({ db, cookie, at: Date.now() }, "tables");
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error);
+  });
 }

@@ -44,9 +44,28 @@ def service_worker() -> Response:
         shell.append(url_for("rulebook.index", lang=lang))
         shell += [url_for("rulebook.book", game=g, lang=lang) for g in _games() if load_book(g, lang) is not None]
     shell += [asset(f) for f in ("htmx.min.js", "sse.js", "app.js", "app.css", "icons/icon.svg", "icons/icon-192.png")]
-    body = render_template("sw.js", shell=shell, version=CACHE_VERSION, offline=url_for("pwa.offline"))
+    body = render_template("sw.js", shell=shell, version=CACHE_VERSION, offline=url_for("pwa.offline"),
+                           **phone_files())
+    # The worker's own policy: it compiles Pyodide's WebAssembly (and nothing else it did not fetch itself).
+    policy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'"
     return Response(body, mimetype="text/javascript",
-                    headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
+                    headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/",
+                             "Content-Security-Policy": policy})
+
+
+OFFLINE_BASE = "/offline/"
+
+
+def phone_files() -> dict[str, object]:
+    """What a phone stores to keep a table with no server (`make offline`; none in a bare install:
+    then the create form offers no phone-only table and the service worker is as before)."""
+    from scorekeeper.offline.build import OFFLINE_FILES, version
+
+    built = version()
+    if built is None or current_app.config.get("PHONE"):
+        return {"offline_files": [], "offline_version": "", "offline_base": OFFLINE_BASE}
+    return {"offline_files": [OFFLINE_BASE + name for name in OFFLINE_FILES], "offline_version": built,
+            "offline_base": OFFLINE_BASE}
 
 
 @bp.get("/offline")

@@ -95,6 +95,10 @@ def create() -> WerkzeugResponse | tuple[str, int]:
     try:
         if game not in RULES:
             raise TableError(400, "bad_request", _("Choose a game."))
+        if form.get("where") == "phone" and not current_app.config.get("PHONE"):
+            # The phone's service worker answers this form itself once it has stored the app; here
+            # it has not (yet): the table would land on the server, where it was not wanted.
+            raise TableError(400, "bad_request", _("This phone has not yet stored what it needs to keep a table by itself: wait for the note that it is stored for play without a signal, then open the table again."))
         options = options_from_form(game, form)
         table = service.create_table(game, players, form.get("mode", "adjudicate"), options)
     except TableError as exc:

@@ -1,0 +1,135 @@
+"""Build what a phone needs to keep a table with no server: ``python -m scorekeeper.offline.build``.
+
+Pyodide itself comes from the npm registry (``make pyodide``, pinned by its sha256). This module
+zips the app's Python for it: the ``scorekeeper`` package, templates, the hashed-asset manifest,
+and the installed pure-Python packages the app imports, taken from this checkout's ``.venv``
+(so the versions are those of ``requirements.lock``). Compiled extensions are left out: MarkupSafe,
+SQLAlchemy and wrapt fall back to their pure-Python code; orjson, brotli and pydantic are replaced
+at their import seams by ``scorekeeper/offline/site`` (see its modules). Every file lands in the
+zip with a fixed timestamp, so the same checkout builds the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+from scorekeeper.paths import PACKAGE, STATIC, TEMPLATES
+
+ROOT = PACKAGE.parent
+OUT = ROOT / "build" / "offline"
+# Compiled, or not needed on the phone: the app imports them only for what the phone never does
+# (serving under gunicorn, PostgreSQL, the OpenAPI schema) or a stand-in in site/ takes their place.
+LEFT_OUT = {"scorekeeper", "gunicorn", "orjson", "brotli", "brotlicffi", "pydantic", "pydantic-core",
+            "annotated-types", "typing-inspection", "psycopg", "psycopg-binary", "greenlet",
+            "backports-zstd", "importlib-metadata", "tomli", "inspect2"}
+# Served under /offline/ and stored by the phone (templates/sw.js): Pyodide's files, then ours.
+OFFLINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
+                 "site.zip", "app.zip")
+STAMP = (2020, 1, 1, 0, 0, 0)
+# Only what the phone's pages read: babel's data for our three languages, no time-zone database
+# (the app keeps times in UTC), no alembic migrations' templates (the phone never migrates).
+_SKIP = re.compile(r"(__pycache__|\.pyc$|\.so$|\.pyd$|\.pyi$|py\.typed$|\.dist-info/(?!METADATA$)"
+                   r"|^babel/locale-data/(?!(root|en|sv|de)\.dat$)"
+                   r"|^pytz/zoneinfo/(?!(UTC|Etc/UTC)$)|^alembic/templates/|^sqlalchemy/testing/"
+                   r"|^qrcode/tests/|^wtforms/locale/|^werkzeug/debug/shared/)")
+
+
+def _dependencies(name: str) -> list[metadata.Distribution]:
+    """``name`` and what it needs at run time (no extras, no packages for other platforms)."""
+    found: dict[str, metadata.Distribution] = {}
+    todo = [name]
+    while todo:
+        key = re.sub(r"[-_.]+", "-", todo.pop()).lower()
+        if key in found or key in LEFT_OUT and key != name:
+            continue
+        try:
+            dist = metadata.distribution(key)
+        except metadata.PackageNotFoundError:
+            continue  # a dependency only for older Pythons
+        found[key] = dist
+        for requirement in dist.requires or []:
+            if "extra ==" in requirement:
+                continue
+            todo.append(re.split(r"[ ;<>=!~\[(]", requirement, maxsplit=1)[0])
+    return [dist for key, dist in sorted(found.items()) if key != name]
+
+
+def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
+    info = zipfile.ZipInfo(name, STAMP)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    archive.writestr(info, data, compresslevel=9)
+
+
+def site_files() -> dict[str, Path]:
+    files: dict[str, Path] = {}
+    for dist in _dependencies("scorekeeper"):
+        for entry in dist.files or []:
+            rel = entry.as_posix()
+            if rel.startswith("..") or _SKIP.search(rel):
+                continue
+            path = Path(str(dist.locate_file(entry)))
+            if path.is_file():
+                files[rel] = path
+    for path in (PACKAGE / "offline" / "site").glob("*.py"):
+        files[path.name] = path
+    return files
+
+
+def app_files() -> dict[str, Path]:
+    files: dict[str, Path] = {}
+    for path in sorted(PACKAGE.rglob("*")):
+        rel = path.relative_to(ROOT).as_posix()
+        if path.is_dir() or "__pycache__" in rel or "/migrations/" in rel or "/offline/site/" in rel:
+            continue
+        if path.suffix in {".py", ".mo", ".md"}:
+            files[rel] = path
+    for path in sorted(TEMPLATES.rglob("*")):
+        if path.is_file():
+            files[path.relative_to(ROOT).as_posix()] = path
+    manifest = STATIC / "dist" / "manifest.json"
+    if manifest.exists():  # the hashed names the pages link to (`make assets`)
+        files["static/dist/manifest.json"] = manifest
+    return files
+
+
+def write_zip(target: Path, files: dict[str, Path]) -> int:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(target, "w") as archive:
+        for rel in sorted(files):
+            _add(archive, rel, files[rel].read_bytes())
+    return target.stat().st_size
+
+
+def write_version(out: Path = OUT) -> str:
+    """One hash of everything the phone downloads: the service worker's cache is named by it, so
+    a new build replaces the phone's copy and an unchanged one is never fetched again."""
+    digest = hashlib.sha256()
+    for path in sorted(out.iterdir()):
+        if path.is_file() and path.suffix != ".gz" and path.name != "version.json":
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    version = digest.hexdigest()[:16]
+    (out / "version.json").write_text(json.dumps({"version": version}))
+    return version
+
+
+def version(out: Path = OUT) -> str | None:
+    try:
+        return str(json.loads((out / "version.json").read_text())["version"])
+    except (FileNotFoundError, ValueError, KeyError):
+        return None
+
+
+if __name__ == "__main__":
+    what = sys.argv[1] if len(sys.argv) > 1 else "all"
+    if what in ("site", "all"):
+        print(f"site.zip {write_zip(OUT / 'site.zip', site_files()) / 1024:.0f} kB (source)", file=sys.stderr)
+    if what in ("app", "all"):
+        print(f"app.zip {write_zip(OUT / 'app.zip', app_files()) / 1024:.0f} kB (source)", file=sys.stderr)
+    if what in ("version", "all"):
+        write_version()

@@ -1,0 +1,105 @@
+"""The app on the phone: called by the service worker (``templates/sw.js``) under Pyodide.
+
+The whole Flask app runs here — the same views, templates, service and engine as on the server —
+on an in-memory SQLite database. The database is the table's store: after every request that may
+have changed it, the service worker takes ``snapshot()`` (the database's bytes and the phone's
+session cookie) and writes it to IndexedDB in one transaction before the page sees the answer,
+so a crash loses at most the move being written. On start, ``open_phone`` loads the last snapshot;
+each table's events are then replayed through the engine when its page is first read, exactly as
+a server process does after a restart.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+PREFIX = "/phone"
+_state: dict[str, Any] = {}
+
+
+def _without_schemas() -> None:
+    """The JSON API's shape check (pydantic, compiled) is not on the phone; the engine still
+    checks every event's shape and rules (400 malformed_event / 422 with the rule id)."""
+    module = types.ModuleType("scorekeeper.schemas")
+
+    def check_event(game: str, event: Any) -> None:
+        return None
+
+    module.check_event = check_event  # type: ignore[attr-defined]
+    sys.modules["scorekeeper.schemas"] = module
+
+
+def open_phone(database: Any, cookie: Any, host: str) -> None:
+    """Start the app on the last snapshot (IndexedDB's Uint8Array and cookie, or nulls)."""
+    database = database.to_bytes() if hasattr(database, "to_bytes") else None
+    cookie = cookie if isinstance(cookie, str) else None
+    _without_schemas()
+    from scorekeeper import create_app
+    from scorekeeper.extensions import db
+
+    app = create_app({
+        "SQLALCHEMY_DATABASE_URI": "sqlite://",
+        "SECRET_KEY": "phone",  # the session never leaves this phone's service worker
+        "PHONE": True,
+        # Every table address holds a random id another site cannot know; and the form a phone
+        # table is opened with comes from the server's page, with the server's token.
+        "WTF_CSRF_ENABLED": False,
+        "RATELIMIT_ENABLED": False,
+        "STATIC_MAX_AGE": 0,
+    })
+    with app.app_context():
+        connection = db.engine.raw_connection().driver_connection
+        if database:
+            connection.deserialize(database)
+        db.create_all()
+    client = app.test_client()
+    if cookie:
+        client.set_cookie("session", cookie, domain=host.split(":")[0])
+    _state.update(app=app, client=client, host=host)
+
+
+def handle(method: str, path: str, query: str, headers: Any, body: Any) -> tuple[int, list[list[str]], bytes, bool]:
+    """One request of the page, ``path`` without the ``/phone`` prefix. The last value says
+    whether the phone's store must be written before the page sees the answer."""
+    client = _state["client"]
+    if hasattr(body, "to_bytes"):
+        body = body.to_bytes()  # a JavaScript Uint8Array, as the service worker read it
+    elif not isinstance(body, bytes):
+        body = None  # JavaScript's null
+    if not isinstance(headers, dict):
+        headers = headers.to_py()
+    sent = {k: v for k, v in dict(headers).items() if k.lower() not in {"cookie", "accept-encoding", "host"}}
+    cookie_before = _cookie(client)
+    response = client.open(path, method=method, query_string=query, headers=sent, data=body or b"",
+                           base_url=f"http://{_state['host']}{PREFIX}/")
+    data = response.get_data()
+    changed = method not in ("GET", "HEAD") or _cookie(client) != cookie_before
+    return (response.status_code, [[k, v] for k, v in response.headers.items() if k.lower() != "set-cookie"],
+            data, changed)
+
+
+def _cookie(client: Any) -> str:
+    cookie = client.get_cookie("session", domain=_state["host"].split(":")[0])
+    return cookie.value if cookie else ""
+
+
+def snapshot() -> tuple[bytes, str]:
+    """The database's bytes and the session cookie: everything the phone keeps."""
+    from scorekeeper.extensions import db
+
+    app, client = _state["app"], _state["client"]  # noqa: F841
+    with app.app_context():
+        data = db.engine.raw_connection().driver_connection.serialize()
+    return bytes(data), _cookie(client)
+
+
+def export(table_id: str) -> str:
+    """The table as the server's import takes it (``service.export``)."""
+    import json
+
+    from scorekeeper import service
+
+    with _state["app"].app_context():
+        return json.dumps(service.export(service.get_table(table_id)))

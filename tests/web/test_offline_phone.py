@@ -1,0 +1,60 @@
+"""The server's side of a table kept on the phone: the form's choice when the phone is not ready,
+what the service worker is told to store, and the pure stand-ins the phone's build uses."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import orjson
+
+from scorekeeper.models import Table
+from scorekeeper.offline import build
+
+
+def test_a_phone_table_that_reaches_the_server_is_refused_and_nothing_is_created(client, app) -> None:
+    page = client.get("/")
+    assert 'name="where" value="phone"' in page.text
+    answer = client.post("/tables", data={"game": "mulle", "players": ["Anna", "Bo"], "where": "phone"})
+    assert answer.status_code == 400
+    assert "not yet stored" in answer.text
+    with app.app_context():
+        assert Table.query.count() == 0
+
+
+def test_the_service_worker_lists_the_phone_files_only_when_they_are_built(client, monkeypatch) -> None:
+    monkeypatch.setattr(build, "version", lambda out=build.OUT: "abc123")
+    body = client.get("/sw.js").text
+    assert '"/offline/pyodide.asm.wasm"' in body and "scorekeeper-phone-abc123" in body
+    assert "wasm-unsafe-eval" in client.get("/sw.js").headers["Content-Security-Policy"]
+    monkeypatch.setattr(build, "version", lambda out=build.OUT: None)
+    body = client.get("/sw.js").text
+    assert "const PHONE_FILES = [];" in body and "import {" not in body
+
+
+def _stand_in(name: str):  # type: ignore[no-untyped-def]
+    path = Path(build.PACKAGE) / "offline" / "site" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"phone_{name}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_phones_orjson_writes_what_orjson_writes_with_the_apps_options() -> None:
+    phone = _stand_in("orjson")
+    value = {"b": [1, 2.5, None, True], "a": {"ü": "Kör", 3: "x"}, "seq": 12}
+    for flags in ("OPT_SORT_KEYS", "OPT_NON_STR_KEYS"):
+        assert getattr(phone, flags) is not None
+    options = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+    mine = phone.OPT_SORT_KEYS | phone.OPT_NON_STR_KEYS
+    assert phone.dumps(value, option=mine) == orjson.dumps(value, option=options)
+
+
+def test_the_phones_build_leaves_out_compiled_code_and_keeps_what_the_app_imports() -> None:
+    files = build.site_files()
+    assert "flask/__init__.py" in files and "sqlalchemy/__init__.py" in files and "orjson.py" in files
+    assert not [name for name in files if name.endswith((".so", ".pyd"))]
+    assert not [name for name in files if name.startswith(("pydantic", "gunicorn", "psycopg"))]
+    assert [name for name in files if name.startswith("babel/locale-data/")] == [
+        f"babel/locale-data/{code}.dat" for code in ("de", "en", "root", "sv")]
