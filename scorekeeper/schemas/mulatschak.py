@@ -83,7 +83,7 @@ class MulatschakMuli(_ByPlayer):
     """Muli called out of turn straight after the deal; `together_with` called at the same moment."""
 
     type: Literal["muli"]
-    together_with: Seats | None = None
+    together_with: Seats = Field(default_factory=list, description="absent: nobody (the engine refuses null)")
 
 
 class MulatschakTrump(_ByPlayer):
@@ -148,7 +148,7 @@ class MulatschakDealResult(Event):
     trump: Text | None = None
     home: Seats | None = None
     tricks: list[Count | None] | None = Field(None, description="per seat, null (or 0) for players at home")
-    causes: list[Text] | None = Field(None, description="knock, collapse (hearts follows from trump)")
+    causes: list[Text] = Field(default_factory=list, description="knock, collapse (hearts follows from trump)")
     revokes: Seats | None = None
     forced: Flag | None = None
     breaker: Seat | None = None

@@ -1,0 +1,108 @@
+"""schemathesis hooks for tests/web/test_openapi_fuzz.py (loaded through ``SCHEMATHESIS_HOOKS``).
+
+One hook, ``filter_failure``: it drops a "schema-valid request rejected" (positive data
+acceptance) only where the refusal is one the document states in words because JSON Schema
+cannot say it, and lets every other failure through:
+
+* names that differ only in case, compatibility forms or invisible characters, and a score pad
+  whose target equals its start (NewTable's and Export's description): the server's 400/422
+  naming exactly that;
+* a move, a log or a position the rules refuse — 422 with a rule id (``illegal_move``,
+  ``illegal_position``, ``unsupported`` from a replayed log) — or an unreadable card
+  (400 ``bad_notation``): legality depends on the position, which no schema of one request holds;
+* an event of another game or mode than the table's (the event schema is the union of all games'
+  events, of both modes);
+* a log whose undo has nothing to undo (an export never holds one);
+* a whole number written as a float (``2.0``) where the document says integer: JSON Schema cannot
+  tell ``2.0`` from ``2``; the server reads only ``2`` as a whole number (left as it is).
+
+And one auth provider: the credentials a stateful run sends are the ones ``POST /api/v1/tables``
+answered, put in the ``Authorization`` header or the ``token`` parameter by the document's links.
+schemathesis takes link values for generated (likely invalid) credentials; declaring them explicit
+makes its ``ignored_auth`` check probe each 2xx without them (401) and with a wrong one (403).
+
+Every dropped failure is counted in the run's report (``filtered``), which the test prints.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Any
+
+import schemathesis
+
+from scorekeeper.service.tables import INVISIBLE
+
+POSITIVE = "RejectedPositiveData"
+RULE_CODES = {"illegal_move", "illegal_position", "unsupported", "stale"}
+
+
+def _fold(name: str) -> str:
+    text = " ".join(INVISIBLE.sub("", name).split())
+    return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if unicodedata.category(c) != "Cf")
+
+
+def _unsayable(body: Any) -> bool:
+    """Does this set-up break one of the rules the document states only in words?"""
+    if not isinstance(body, dict):
+        return False
+    players = body.get("players")
+    if isinstance(players, list) and all(isinstance(p, str) for p in players):
+        folded = [_fold(p) for p in players]
+        if len(set(folded)) < len(folded):
+            return True
+    options = body.get("options") or {}
+    if body.get("game") == "scorepad" and isinstance(options, dict):
+        return options.get("start", 0) == options.get("target", 61)
+    return False
+
+
+def _error(response: Any) -> dict[str, Any]:
+    try:
+        data = json.loads(response.content)
+    except ValueError:
+        return {}
+    return data.get("error") or {} if isinstance(data, dict) else {}
+
+
+def _whole_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return value.is_integer()
+    if isinstance(value, dict):
+        return any(_whole_float(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_whole_float(v) for v in value)
+    return False
+
+
+@schemathesis.auth()
+class TokensFromLinks:
+    def get(self, case: Any, context: Any) -> str:
+        return "from the links"
+
+    def set(self, case: Any, data: str, context: Any) -> None:
+        pass  # the links already put the table's token where the operation reads it
+
+
+@schemathesis.hook
+def filter_failure(context: Any, failure: Any, case: Any, response: Any) -> bool:
+    if type(failure).__name__ != POSITIVE:
+        return True
+    operation = case.operation.definition.raw.get("operationId")
+    error = _error(response)
+    code, message = error.get("code"), str(error.get("message", ""))
+    if operation in ("createTable", "importTable") and _unsayable(case.body):
+        return False
+    if _whole_float(case.body):
+        return False
+    if operation == "importTable" and message.endswith(": there is nothing to undo"):
+        return False
+    if operation in ("postEvent", "judgePosition", "importTable") and (
+            (code in RULE_CODES and error.get("rule")) or code == "bad_notation"):
+        return False
+    if operation == "judgePosition" and code == "bad_request":
+        return False  # the desk's cross-field checks (a seat beyond the lists, a breaker without a trick)
+    if operation in ("postEvent", "importTable") and code == "malformed_event" and " has no " in message:
+        return False  # an event of another game, or of the other mode, than the table's
+    return True
