@@ -15,7 +15,7 @@ class ScorepadPoints(Event):
     type: Literal["points"]
     side: Count = Field(description="the side index (a team with `teams`)")
     points: Count
-    note: Text | None = None
+    note: Text = Field("", max_length=200)
 
 
 class ScorepadRound(BaseModel):

@@ -194,7 +194,13 @@ def _at_size(game: str, n: int) -> JSON | None:
     if extra:
         options["allOf"] = extra
     return {"if": {"type": "object", "required": ["players"], "properties": {"players": {"minItems": n, "maxItems": n}}},
-            "then": {"properties": {"options": options}}}
+            "then": _then_options(game, options)}
+
+
+def _then_options(game: str, options: JSON) -> JSON:
+    if game == "mousel":  # the 52-card pack is not the default: the options must name it
+        return {"required": ["options"], "properties": {"options": options}}
+    return {"properties": {"options": {"anyOf": [{"type": "null"}, options]}}}
 
 
 def table_setups(log: bool = False) -> list[JSON]:

@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 SEED = 24
-EXAMPLES = 20  # per operation (fuzzing) and per scenario (stateful): about two minutes on two shared cores
+EXAMPLES = 10  # per operation (fuzzing) and per scenario (stateful); the coverage phase is not bounded by it
 
 
 def _free_port() -> int:
