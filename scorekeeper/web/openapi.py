@@ -38,16 +38,28 @@ def options_schema(game: str) -> dict[str, Any]:
 # write token in the header, the read token in the `token` query parameter reads accept).
 READ = {"path.table_id": "$response.body#/id", "query.token": "$response.body#/read_token"}
 WRITE = {"path.table_id": "$response.body#/id", "header.Authorization": "Bearer {$response.body#/write_token}"}
+# A move every new score pad accepts (1 point to the first side), so a client — or a fuzzer — that
+# does not know the game's moves can still write one and undo it; other games refuse it as not theirs.
+FIRST_POINTS = {"operationId": "postEvent", "parameters": WRITE, "requestBody": {"type": "points", "side": 0, "points": 1},
+                "x-schemathesis": {"merge_body": False},
+                "description": "a score pad's first entry, with the write token (400 at any other game's table)"}
 TABLE_LINKS = {
     "GetTable": {"operationId": "getTable", "parameters": READ, "description": "the table, with the read token"},
     "PostEvent": {"operationId": "postEvent", "parameters": WRITE, "description": "an event, with the write token"},
     "ExportEvents": {"operationId": "exportEvents", "parameters": READ, "description": "the log, with the read token"},
     "Undo": {"operationId": "undo", "parameters": WRITE, "description": "undo, with the write token"},
+    "ScorePadPoints": FIRST_POINTS,
     "ReviewDeal": {"operationId": "reviewDeal", "parameters": READ, "description": "the review, with the read token"},
 }
+# After a move, the next move or its undo on the same table with the same (write) token.
+SAME_TABLE = {"path.table_id": "$request.path.table_id", "header.Authorization": "$request.header.Authorization"}
+MOVE_LINKS = {
+    "PostEvent": {"operationId": "postEvent", "parameters": SAME_TABLE, "description": "the next event"},
+    "Undo": {"operationId": "undo", "parameters": SAME_TABLE, "description": "undo this event"},
+}
 TOKEN = {"name": "token", "in": "query", "required": False, "schema": {"type": "string"},
-         "description": "the read or write token, for clients that cannot send headers (EventSource); the "
-                        "Authorization header wins when both are sent"}
+         "description": "the read or write token, for clients that cannot send headers (EventSource); read "
+                        "only when no Authorization header is sent"}
 READ_SECURITY = [{"bearer": []}, {"token": []}]
 WRITE_SECURITY = [{"bearer": []}]
 
@@ -85,17 +97,18 @@ def document() -> dict[str, Any]:
         "paths": {
             "/api/v1/tables": {"post": {
                 "operationId": "createTable", "requestBody": body,
-                "responses": {**created_links, **_errors(400, 422, 429)}}},
+                "responses": {**created_links, **_errors(400, 413, 422, 429)}}},
             "/api/v1/tables/import": {"post": {
                 "operationId": "importTable", "requestBody": export,
-                "responses": {**created_links, **_errors(400, 422, 429)}}},
+                "responses": {**created_links, **_errors(400, 413, 422, 429)}}},
             "/api/v1/tables/{table_id}": {"get": {
                 "operationId": "getTable", "parameters": [TABLE_ID, TOKEN], "security": READ_SECURITY,
                 "responses": {**_ok(200, table), **_errors(401, 403, 404)}}},
             "/api/v1/tables/{table_id}/events": {
                 "post": {"operationId": "postEvent", "parameters": [TABLE_ID], "security": WRITE_SECURITY,
                          "requestBody": {"required": True, "content": {"application/json": {"schema": event}}},
-                         "responses": {**_ok(201, recorded), **_errors(400, 401, 403, 404, 409, 422, 429)}},
+                         "responses": {"201": {**_ok(201, recorded)["201"], "links": MOVE_LINKS},
+                                       **_errors(400, 401, 403, 404, 409, 413, 422, 429)}},
                 "get": {"operationId": "exportEvents", "parameters": [TABLE_ID, TOKEN], "security": READ_SECURITY,
                         "responses": {**_ok(200, {"$ref": "#/components/schemas/Export"}), **_errors(401, 403, 404)}}},
             "/api/v1/tables/{table_id}/undo": {"post": {
@@ -111,7 +124,7 @@ def document() -> dict[str, Any]:
                 "requestBody": {"required": True, "content": {"application/json": {"schema": {
                     "anyOf": [{"$ref": f"#/components/schemas/Desk{g.title()}"} for g in desk],
                     "description": "a position of the game in the path (see each Desk<Game>)"}}}},
-                "responses": {**_ok(200, {"type": "object", "required": ["kind"]}), **_errors(400, 404, 422)}}},
+                "responses": {**_ok(200, {"type": "object", "required": ["kind"]}), **_errors(400, 404, 413, 422)}}},
             "/api/v1/tables/{table_id}/review": {"get": {
                 "operationId": "reviewDeal", "security": READ_SECURITY,
                 "parameters": [TABLE_ID, TOKEN, {"name": "deal", "in": "query", "required": False,
