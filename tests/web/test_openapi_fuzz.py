@@ -23,7 +23,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 SEED = 24
-EXAMPLES = 10  # per operation (fuzzing) and per scenario (stateful); the coverage phase is not bounded by it
+# Per operation in the fuzzing phase (stateful: tests/web/schemathesis.toml). The coverage phase is
+# not bounded by it: about 3.5 minutes in all on two shared cores, most of it coverage.
+EXAMPLES = 10
 
 
 def _free_port() -> int:
@@ -99,6 +101,7 @@ def statuses(ndjson: Path) -> dict[str, Counter[int]]:
     return seen
 
 
+@pytest.mark.packaging
 @pytest.mark.timeout(600)
 def test_fuzzer_finds_nothing_and_reaches_every_operation(server) -> None:
     base, tmp = server
