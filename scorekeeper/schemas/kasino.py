@@ -16,7 +16,6 @@ from scorekeeper.schemas.common import (
     Scored,
     Seat,
     State,
-    Text,
 )
 
 
@@ -98,7 +97,8 @@ class KasinoPenalty(Event):
 
     type: Literal["penalty"]
     player: Seat
-    breach: Text | None = Field(None, description="KASINO-MIS-1 (default) or KASINO-MIS-2 (misar_penalty_b)")
+    breach: Literal["KASINO-MIS-1", "KASINO-MIS-2"] = Field("KASINO-MIS-1", description="KASINO-MIS-2 with "
+                                                                                                "misar_penalty_b")
 
 
 class KasinoState(State):

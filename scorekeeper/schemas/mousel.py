@@ -28,7 +28,7 @@ class MouselDeal(Event):
 
     type: Literal["deal"]
     dealer: Seat | None = Field(None, description="seat 0 on the first deal, then the next player clockwise")
-    last: Flag | None = Field(None, description="announce the last deal (option end_lastdeal)")
+    last: Flag = Field(False, description="announce the last deal (option end_lastdeal)")
 
 
 class MouselLook(_ByPlayer):
@@ -127,8 +127,8 @@ class MouselDealResult(Event):
     folded: Seats | None = None
     revokes: Seats | None = None
     dealer: Seat | None = None
-    void: Flag | None = None
-    last: Flag | None = None
+    void: Flag = False
+    last: Flag = False
 
 
 class MouselState(State):

@@ -36,14 +36,14 @@ class MulatschakCut(_ByPlayer):
     """The player on the dealer's right cuts; `weli`: the bottom card of the lifted part was the Weli."""
 
     type: Literal["cut"]
-    weli: Flag | None = None
+    weli: Flag = False
 
 
 class MulatschakKnock(_ByPlayer):
     """Knocks instead of cutting: the deal counts double."""
 
     type: Literal["knock"]
-    weli: Flag | None = None
+    weli: Flag = False
 
 
 class MulatschakCollapse(_ByPlayer):
@@ -83,7 +83,7 @@ class MulatschakMuli(_ByPlayer):
     """Muli called out of turn straight after the deal; `together_with` called at the same moment."""
 
     type: Literal["muli"]
-    together_with: Seats | None = None
+    together_with: Seats = Field(default_factory=list, description="absent: nobody (the engine refuses null)")
 
 
 class MulatschakTrump(_ByPlayer):
@@ -91,7 +91,7 @@ class MulatschakTrump(_ByPlayer):
 
     type: Literal["trump"]
     suit: Text | None = Field(None, description="H, S, L or E")
-    delayed: Flag | None = None
+    delayed: Flag = False
     face_up: Cards | None = None
 
 
@@ -111,7 +111,7 @@ class MulatschakExchange(_ByPlayer):
     """An exchange: plain (`count` 0–5), on sight (`card`, `keep`), `bridge`, `sau` or `seven`."""
 
     type: Literal["exchange"]
-    kind: Text | None = Field(None, description="normal (default), sight, bridge, sau, seven")
+    kind: Literal["normal", "sight", "bridge", "sau", "seven"] = Field("normal", description="the kind of exchange")
     count: Count | None = None
     card: Card | None = None
     keep: Flag | None = None
@@ -148,11 +148,11 @@ class MulatschakDealResult(Event):
     trump: Text | None = None
     home: Seats | None = None
     tricks: list[Count | None] | None = Field(None, description="per seat, null (or 0) for players at home")
-    causes: list[Text] | None = Field(None, description="knock, collapse (hearts follows from trump)")
+    causes: list[Text] = Field(default_factory=list, description="knock, collapse (hearts follows from trump)")
     revokes: Seats | None = None
-    forced: Flag | None = None
+    forced: Flag = False
     breaker: Seat | None = None
-    thrown_in: Flag | None = None
+    thrown_in: Flag = False
 
 
 class MulatschakState(State):

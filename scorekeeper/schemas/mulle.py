@@ -34,7 +34,7 @@ class MulleTally(Event):
                                    "(aliases sweep, lillan, storan, spades)")
     side: Count | None = Field(None, description="the side (team with partnerships); or give `player`")
     player: Seat | None = None
-    count: Count | None = Field(None, description="1–8, default 1")
+    count: Count = Field(1, ge=1, le=8, description="how many (1–8)")
 
 
 class MullePile(BaseModel):

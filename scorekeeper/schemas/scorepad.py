@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from scorekeeper.engine.scorepad import MAX_POINTS
 from scorekeeper.schemas.common import Count, Event, State, Text
 
 
@@ -13,9 +14,9 @@ class ScorepadPoints(Event):
     """Points to a side (negative to take off), with an optional note (≤ 200 characters)."""
 
     type: Literal["points"]
-    side: Count = Field(description="the side index (a team with `teams`)")
-    points: Count
-    note: Text | None = None
+    side: Count = Field(ge=0, description="the side index (a team with `teams`)")
+    points: Count = Field(ge=-MAX_POINTS, le=MAX_POINTS)
+    note: Text = Field("", max_length=200)
 
 
 class ScorepadRound(BaseModel):

@@ -28,7 +28,7 @@ logger = logging.getLogger(__name__)
 
 # Formatting without letters of its own: a bidi override in a name would reverse the text beside
 # it on every phone, a zero-width space makes "Anna" and "An\u200bna" two players who look alike.
-_INVISIBLE = re.compile("[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+INVISIBLE = re.compile("[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 # Not text at all: NUL and lone surrogates cannot even be stored (PostgreSQL refuses both, SQLite
 # the surrogates); other control characters have no place in a name.
 NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
@@ -44,11 +44,12 @@ def clean_players(players: Any) -> list[str]:
         raise bad_request(tr("players must be a list of names"))
     if any(unicodedata.category(c) in ("Cc", "Cs") for p in players for c in p if not c.isspace()):
         raise bad_request(tr("a player's name holds a control character"))
-    names = [" ".join(_INVISIBLE.sub("", p).split()) for p in players]
-    for name in names:
+    names = [" ".join(INVISIBLE.sub("", p).split()) for p in players]
+    for raw, name in zip(players, names, strict=True):
         if not name:
             raise bad_request(tr("a player's name is empty"))
-        if len(name) > MAX_NAME:
+        # As sent: the limit the OpenAPI document states (maxLength), spaces and formatting included.
+        if len(raw) > MAX_NAME:
             raise bad_request(tr("the name %(name)s… is longer than %(max)s characters", name=repr(name[:20]),
                                  max=MAX_NAME))
     folded = [_fold(n) for n in names]

@@ -6,6 +6,7 @@ import threading
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.routing import BaseConverter
 
 from scorekeeper import metrics, service
 from scorekeeper.engine.base import MalformedEvent
@@ -20,6 +21,16 @@ from scorekeeper.web.links import join_url, watch_url
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # the API authenticates with bearer tokens, not cookies
+
+
+class TableId(BaseConverter):
+    """A table id in a path: anything but ``import``, so ``/tables/import`` is only the import
+    (its ``Allow`` says POST alone, as the OpenAPI document does, not GET as for a table)."""
+
+    regex = "(?!import$)[^/]+"
+
+
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("table_id", TableId))
 
 
 @bp.errorhandler(TableError)
@@ -39,7 +50,9 @@ def _body() -> dict[str, Any]:
 def _token(need: str) -> str:
     header = request.headers.get("Authorization", "")
     token = header[7:].strip() if header.startswith("Bearer ") else ""
-    if not token and need == "read":
+    # The query's token only without any Authorization header: a header that names something
+    # else does not fall back to it (the OpenAPI document: bearer, or else the `token` parameter).
+    if not header and need == "read":
         token = request.args.get("token", "")
     if not token:
         raise TableError(401, "unauthorized", tr("send the table's token as 'Authorization: Bearer <token>'"))
@@ -92,7 +105,9 @@ def create() -> tuple[Response, int]:
 @bp.post("/tables/import")
 @limiter.limit("RATE_LIMIT_CREATE")
 def import_() -> tuple[Response, int]:
-    table = service.import_table(_body())
+    data = _body()
+    _check_export(data)
+    table = service.import_table(data)
     return jsonify({
         "id": table.id, "write_token": table.write_token, "read_token": table.read_token,
         "join_url": join_url(table), "watch_url": watch_url(table), "seq": table.head_seq,
@@ -100,12 +115,48 @@ def import_() -> tuple[Response, int]:
     }), 201
 
 
-@bp.get("/tables/<table_id>")
+EXPORT_FORMAT = "scorekeeper/1"
+
+
+def _check_export(data: dict[str, Any]) -> None:
+    """What the OpenAPI document says of an export beyond its set-up: its format, and every
+    logged event in the shape of its game's events (as ``POST …/events`` checks them). The
+    service then replays the events through the engine."""
+    if data.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
+        raise TableError(400, "bad_request", tr("an import must be an export in the format %(format)s, not %(given)s",
+                                                format=repr(EXPORT_FORMAT), given=repr(data.get("format"))))
+    game, events = data.get("game"), data.get("events")
+    if not isinstance(game, str) or not isinstance(events, list):
+        return
+    effective = 0
+    for number, item in enumerate(events, start=1):
+        if not isinstance(item, dict) or "event" not in item:  # as exported: {"seq", "by", "at", "event"}
+            raise TableError(400, "bad_request", tr("event %(n)s: %(message)s", n=number,
+                                                    message=tr("an import needs a list of events")))
+        payload = item["event"]
+        if isinstance(payload, dict) and payload.get("type") == "undo":
+            if not effective:  # no export holds one: the live API refuses it (409), the replay had no event to drop
+                raise TableError(400, "malformed_event", tr("event %(n)s: %(message)s", n=number,
+                                                            message=tr("there is nothing to undo")))
+            effective -= 1
+            continue
+        effective += 1
+        if not isinstance(payload, dict):
+            continue
+        try:
+            check_event(game, payload)
+        except MalformedEvent as exc:
+            err = service.from_engine(exc)
+            raise TableError(err.status, err.code, tr("event %(n)s: %(message)s", n=number, message=err.message)) \
+                from None
+
+
+@bp.get("/tables/<table_id:table_id>")
 def show(table_id: str) -> Response:
     return jsonify(table_json(_authorised(table_id, "read")))
 
 
-@bp.delete("/tables/<table_id>")
+@bp.delete("/tables/<table_id:table_id>")
 def delete(table_id: str) -> Response:
     """Erase the table: names, seats and events; its phones are told on their streams."""
     service.delete_table(_authorised(table_id, "write"))

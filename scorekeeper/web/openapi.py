@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.engine import RULES
-from scorekeeper.engine.core import OptionSpec
+from scorekeeper.web import openapi_bodies as bodies
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 
@@ -25,36 +25,43 @@ def _any(names: list[str]) -> dict[str, Any]:
     return {"anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in names]}
 
 
-def _option(spec: OptionSpec) -> dict[str, Any]:
-    rule = f" ({spec.rule})" if spec.rule else ""
-    out: dict[str, Any] = {"description": f"{spec.label}{rule}", "default": spec.default}
-    if spec.kind == "bool":
-        out["type"] = "boolean"
-    elif spec.kind == "int":
-        out["type"] = "integer"
-        if spec.minimum is not None:
-            out["minimum"] = spec.minimum
-        if spec.maximum is not None:
-            out["maximum"] = spec.maximum
-    else:
-        out["enum"] = list(spec.choices)
-    return out
-
-
 def options_schema(game: str) -> dict[str, Any]:
-    """A game's house rules as its ``OptionSpec`` list declares them (the engine refuses any other key)."""
-    from scorekeeper.service import PLATFORM_OPTIONS
-
+    """A game's house rules as its ``OptionSpec`` list declares them (the engine refuses any other
+    key), with the rules that tie them together; what the number of players adds (teams, the
+    52-card pack) is in ``NewTable``, per game."""
     rules = RULES[game]
-    properties = {spec.key: _option(spec) for spec in rules.option_specs}
-    if getattr(rules, "team_rule", None):
-        properties["teams"] = {"type": ["array", "null"], "items": {"type": "array", "items": {"type": "integer"}},
-                               "description": f"partnerships: seat numbers per team ({rules.team_rule})"}
-    for key in PLATFORM_OPTIONS:
-        properties[key] = {"type": "boolean", "default": False,
-                           "description": "show each deal's review to the table when it ends"}
-    return {"type": "object", "title": f"{game} options", "properties": properties,
+    return {**bodies.options_schema(game), "title": f"{game} options",
             "description": f"{rules.name}: house rules, each with the rule id it changes"}
+
+
+# How a client gets from a new table to everything done with it: the id, and the tokens (the
+# write token in the header, the read token in the `token` query parameter reads accept).
+READ = {"path.table_id": "$response.body#/id", "query.token": "$response.body#/read_token"}
+WRITE = {"path.table_id": "$response.body#/id", "header.Authorization": "Bearer {$response.body#/write_token}"}
+# A move every new score pad accepts (1 point to the first side), so a client — or a fuzzer — that
+# does not know the game's moves can still write one and undo it; other games refuse it as not theirs.
+FIRST_POINTS = {"operationId": "postEvent", "parameters": WRITE, "requestBody": {"type": "points", "side": 0, "points": 1},
+                "x-schemathesis": {"merge_body": False},
+                "description": "a score pad's first entry, with the write token (400 at any other game's table)"}
+TABLE_LINKS = {
+    "GetTable": {"operationId": "getTable", "parameters": READ, "description": "the table, with the read token"},
+    "PostEvent": {"operationId": "postEvent", "parameters": WRITE, "description": "an event, with the write token"},
+    "ExportEvents": {"operationId": "exportEvents", "parameters": READ, "description": "the log, with the read token"},
+    "Undo": {"operationId": "undo", "parameters": WRITE, "description": "undo, with the write token"},
+    "ScorePadPoints": FIRST_POINTS,
+    "ReviewDeal": {"operationId": "reviewDeal", "parameters": READ, "description": "the review, with the read token"},
+}
+# After a move, the next move or its undo on the same table with the same (write) token.
+SAME_TABLE = {"path.table_id": "$request.path.table_id", "header.Authorization": "$request.header.Authorization"}
+MOVE_LINKS = {
+    "PostEvent": {"operationId": "postEvent", "parameters": SAME_TABLE, "description": "the next event"},
+    "Undo": {"operationId": "undo", "parameters": SAME_TABLE, "description": "undo this event"},
+}
+TOKEN = {"name": "token", "in": "query", "required": False, "schema": {"type": "string"},
+         "description": "the read or write token, for clients that cannot send headers (EventSource); read "
+                        "only when no Authorization header is sent"}
+READ_SECURITY = [{"bearer": []}, {"token": []}]
+WRITE_SECURITY = [{"bearer": []}]
 
 
 def document() -> dict[str, Any]:
@@ -73,43 +80,48 @@ def document() -> dict[str, Any]:
              "properties": {"id": {"type": "string"}, "game": {"type": "string", "enum": games},
                             "mode": {"type": "string", "enum": ["adjudicate", "tally"]}, "options": {"type": "object"},
                             "players": {"type": "array", "items": {"type": "string"}}, "seq": {"type": "integer"},
-                            "state": state}}
+                            "state": state,
+                            "rules_version": {"type": ["integer", "null"],
+                                              "description": "the rules version the table began under (CHANGELOG.md)"},
+                            "stored_moves": {"type": "array", "description": "stored moves this version judges "
+                                             "otherwise, once each (docs/api.md)", "items": {
+                                "type": "object", "required": ["seq", "status", "rule", "message"],
+                                "properties": {"seq": {"type": "integer"},
+                                               "status": {"type": "string", "enum": ["stands", "set_aside", "damaged"]},
+                                               "rule": {"type": ["string", "null"]}, "message": {"type": "string"}}}}}}
     recorded = {"type": "object", "required": ["seq", "events_scored", "state"],
                 "properties": {"seq": {"type": "integer"}, "state": state,
                                "events_scored": {"type": "array", "items": {"$ref": "#/components/schemas/Scored"}}}}
+    created_links = {"201": {**_ok(201, created)["201"], "links": TABLE_LINKS}}
+    body = {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NewTable"}}}}
+    export = {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Export"}}}}
+    desk = bodies.desk_bodies()
     return {
         "openapi": "3.1.0",
         "info": {"title": "scorekeeper", "version": "1",
                  "description": "Live score sheets for card games; see docs/api.md. Every game's events and state "
-                                "are described below (components: <Game>Event, <Game>State)."},
+                                "are described below (components: <Game>Event, <Game>State). A new table's answer "
+                                "links to every call on it (its id, write and read token)."},
         "paths": {
             "/api/v1/tables": {"post": {
-                "operationId": "createTable",
-                "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                    "type": "object", "required": ["game", "players"],
-                    "properties": {"game": {"type": "string", "enum": games},
-                                   "players": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 10},
-                                   "mode": {"type": "string", "enum": ["adjudicate", "tally"]},
-                                   "options": {**_any([f"{g.title()}Options" for g in games]),
-                                               "description": "the house rules of the chosen game (see each "
-                                                              "<Game>Options); omitted ones take their default"}}}}}},
-                "responses": {**_ok(201, created), **_errors(400, 422, 429)}}},
+                "operationId": "createTable", "requestBody": body,
+                "responses": {**created_links, **_errors(400, 413, 422, 429)}}},
             "/api/v1/tables/import": {"post": {
-                "operationId": "importTable",
-                "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
-                "responses": {**_ok(201, created), **_errors(400, 422, 429)}}},
+                "operationId": "importTable", "requestBody": export,
+                "responses": {**created_links, **_errors(400, 413, 422, 429)}}},
             "/api/v1/tables/{table_id}": {"get": {
-                "operationId": "getTable", "parameters": [TABLE_ID], "security": [{"bearer": []}],
+                "operationId": "getTable", "parameters": [TABLE_ID, TOKEN], "security": READ_SECURITY,
                 "responses": {**_ok(200, table), **_errors(401, 403, 404)}},
                 "delete": delete_table()},
             "/api/v1/tables/{table_id}/events": {
-                "post": {"operationId": "postEvent", "parameters": [TABLE_ID], "security": [{"bearer": []}],
+                "post": {"operationId": "postEvent", "parameters": [TABLE_ID], "security": WRITE_SECURITY,
                          "requestBody": {"required": True, "content": {"application/json": {"schema": event}}},
-                         "responses": {**_ok(201, recorded), **_errors(400, 401, 403, 404, 409, 422, 429)}},
-                "get": {"operationId": "exportEvents", "parameters": [TABLE_ID], "security": [{"bearer": []}],
-                        "responses": {**_ok(200, {"type": "object", "required": ["events"]}), **_errors(401, 403, 404)}}},
+                         "responses": {"201": {**_ok(201, recorded)["201"], "links": MOVE_LINKS},
+                                       **_errors(400, 401, 403, 404, 409, 413, 422, 429)}},
+                "get": {"operationId": "exportEvents", "parameters": [TABLE_ID, TOKEN], "security": READ_SECURITY,
+                        "responses": {**_ok(200, {"$ref": "#/components/schemas/Export"}), **_errors(401, 403, 404)}}},
             "/api/v1/tables/{table_id}/undo": {"post": {
-                "operationId": "undo", "parameters": [TABLE_ID], "security": [{"bearer": []}],
+                "operationId": "undo", "parameters": [TABLE_ID], "security": WRITE_SECURITY,
                 "responses": {**_ok(200, {"type": "object", "required": ["seq", "state"],
                                           "properties": {"seq": {"type": "integer"}, "state": state}}),
                               **_errors(401, 403, 404, 409)}}},
@@ -117,23 +129,32 @@ def document() -> dict[str, Any]:
             "/api/v1/desk/{game}": {"post": {
                 "operationId": "judgePosition",
                 "parameters": [{"name": "game", "in": "path", "required": True,
-                                "schema": {"type": "string", "enum": ["mulle", "kasino", "mousel", "mulatschak",
-                                                                      "muggins"]}}],
-                "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
-                "responses": {**_ok(200, {"type": "object", "required": ["kind"]}), **_errors(400, 404, 422)}}},
+                                "schema": {"type": "string", "enum": list(desk)}}],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "anyOf": [{"$ref": f"#/components/schemas/Desk{g.title()}"} for g in desk],
+                    "description": "a position of the game in the path (see each Desk<Game>)"}}}},
+                "responses": {**_ok(200, {"type": "object", "required": ["kind"]}), **_errors(400, 404, 413, 422)}}},
             "/api/v1/tables/{table_id}/review": {"get": {
-                "operationId": "reviewDeal", "security": [{"bearer": []}],
-                "parameters": [TABLE_ID, {"name": "deal", "in": "query", "required": False,
-                                          "schema": {"type": "integer", "minimum": 1}}],
+                "operationId": "reviewDeal", "security": READ_SECURITY,
+                "parameters": [TABLE_ID, TOKEN, {"name": "deal", "in": "query", "required": False,
+                                                 "schema": {"type": "integer", "minimum": 1, "maximum": 99999}}],
                 "responses": {**_ok(200, {"type": "object", "required": ["deal", "deals", "over", "hidden", "lines"]}),
                               **_errors(400, 401, 403, 404)}}},
         },
         "components": {
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": {**components(), **{f"{g.title()}Options": options_schema(g) for g in games}, "Error": {"type": "object", "required": ["error"], "properties": {"error": {
-                "type": "object", "required": ["code", "rule", "message"],
-                "properties": {"code": {"type": "string"}, "rule": {"type": ["string", "null"]},
-                               "message": {"type": "string"}}}}}},
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer",
+                           "description": "the table's write token (every call) or read token (reads)"},
+                "token": {"type": "apiKey", "in": "query", "name": "token",
+                          "description": "the read or write token as a query parameter (reads only)"}},
+            "schemas": {**components(), **{f"{g.title()}Options": options_schema(g) for g in games},
+                        **bodies.player_name_components(), "NewTable": bodies.create_body(),
+                        "Export": bodies.import_body(),
+                        **{f"Desk{g.title()}": schema for g, schema in desk.items()},
+                        "Error": {"type": "object", "required": ["error"], "properties": {"error": {
+                            "type": "object", "required": ["code", "rule", "message"],
+                            "properties": {"code": {"type": "string"}, "rule": {"type": ["string", "null"]},
+                                           "message": {"type": "string"}}}}}},
         },
     }
 
@@ -142,7 +163,7 @@ def delete_table() -> dict[str, Any]:
     """``DELETE /api/v1/tables/{table_id}``: the table's write token erases it for everyone."""
     deleted = {"type": "object", "required": ["id", "deleted"],
                "properties": {"id": {"type": "string"}, "deleted": {"type": "boolean", "const": True}}}
-    return {"operationId": "deleteTable", "parameters": [TABLE_ID], "security": [{"bearer": []}],
+    return {"operationId": "deleteTable", "parameters": [TABLE_ID], "security": WRITE_SECURITY,
             "description": "Erase the table now: its names, seats and events leave the database; phones on its "
                            "stream get `event: deleted`. Its tokens then open nothing (404). Write token only.",
             "responses": {**_ok(200, deleted), **_errors(401, 403, 404)}}

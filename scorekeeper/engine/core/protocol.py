@@ -161,6 +161,11 @@ class BaseRules:
         result: dict[str, Any] = {spec.key: spec.default for spec in self.option_specs}
         for key, value in options.items():
             if key == "teams":
+                # null or [] is no partnership; `false`, 0 or "" were once read as none too (the
+                # OpenAPI document says array or null, and a client sending them meant something else).
+                if value is not None and not isinstance(value, list):
+                    raise SetupError(self.team_rule or self.player_rule,
+                                     M("teams must be a list of non-empty lists of seat numbers"))
                 continue
             spec = specs.get(key)
             if spec is None:

@@ -1,0 +1,54 @@
+"""Where the server, not the OpenAPI document, was wrong (issue 24): each found by the fuzzer."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def test_import_allows_only_post(client) -> None:
+    allow = client.options("/api/v1/tables/import").headers["Allow"]
+    assert "GET" not in allow and "POST" in allow
+    assert client.get("/api/v1/tables/import").status_code == 405
+    assert "GET" in client.options("/api/v1/tables/abc").headers["Allow"]
+
+
+def test_an_import_whose_undo_has_nothing_to_undo_is_refused_not_a_500(client) -> None:
+    body = {"format": "scorekeeper/1", "game": "scorepad", "players": ["A", "B"], "events": [{"event": {"type": "undo"}}]}
+    answer = client.post("/api/v1/tables/import", json=body)
+    assert answer.status_code == 400 and answer.json["error"]["message"].startswith("event 1:")
+
+
+@pytest.mark.parametrize("item", [{"type": "points", "side": 0, "points": 1}, "x"])
+def test_an_import_logs_events_as_exported(client, item) -> None:
+    body = {"format": "scorekeeper/1", "game": "scorepad", "players": ["A", "B"], "events": [item]}
+    assert client.post("/api/v1/tables/import", json=body).status_code == 400
+    body["events"] = [{"event": {"type": "points", "side": 0, "points": 1}}]
+    assert client.post("/api/v1/tables/import", json={**body, "format": "other/2"}).status_code == 400
+    assert client.post("/api/v1/tables/import", json=body).status_code == 201
+
+
+def test_an_import_checks_each_events_shape(client) -> None:
+    body = {"game": "scorepad", "players": ["A", "B"], "events": [{"event": {"type": "points", "side": "0", "points": 1}}]}
+    answer = client.post("/api/v1/tables/import", json=body)
+    assert answer.status_code == 400 and answer.json["error"]["code"] == "malformed_event"
+    assert answer.json["error"]["message"].startswith("event 1: 'side'")
+
+
+@pytest.mark.parametrize("teams", [False, 0, "", {}])
+def test_teams_is_a_list_or_null(client, teams) -> None:
+    body = {"game": "mousel", "players": ["A", "B"], "options": {"teams": teams}}
+    assert client.post("/api/v1/tables", json=body).status_code == 422
+    assert client.post("/api/v1/tables", json={**body, "options": {"teams": None}}).status_code == 201
+
+
+def test_a_name_is_at_most_40_characters_as_sent(client) -> None:
+    assert client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A" * 40 + " ", "B"]}).status_code == 400
+    assert client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A" * 40, "B"]}).status_code == 201
+
+
+def test_a_header_that_is_not_bearer_does_not_fall_back_to_the_query_token(client) -> None:
+    table = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"]}).json
+    url = f"/api/v1/tables/{table['id']}?token={table['read_token']}"
+    assert client.get(url).status_code == 200
+    assert client.get(url, headers={"Authorization": "Basic eA=="}).status_code == 401
+    assert client.get(url, headers={"Authorization": "Bearer nope"}).status_code == 403
