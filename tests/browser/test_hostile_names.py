@@ -173,7 +173,7 @@ def test_hostile_names_fit_the_end_of_a_deal(browser: Browser, live_app, game: s
     names = [LONG, WIDE, SCRIPT, "Cecilia Maria Johansson"]
     table = app.test_client().post("/api/v1/tables/import", json={
         "format": "scorekeeper/1", "game": game, "mode": "adjudicate", "options": {}, "players": names,
-        "events": events()}).json
+        "events": [{"event": e} for e in events()]}).json  # the export's shape
     assert "id" in table, table
     page, dialogs = phone(browser)
     page.goto(f"{base}/t/{table['id']}/k/{table['write_token']}")
