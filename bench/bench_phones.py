@@ -331,8 +331,17 @@ def restart(args: argparse.Namespace, crowds: Crowds, servers: list[Server], tab
     chosen = random.sample(tables, min(100, len(tables)))
     seqs = {}
     meanwhile = []
+    dropped = 0
     for i, table in enumerate(chosen):
-        seq, _, took = post_move(servers[i % len(servers)], table, conns)
+        for _attempt in range(3):
+            try:
+                seq, _, took = post_move(servers[i % len(servers)], table, conns)
+                break
+            except (OSError, http.client.HTTPException):  # counted: a phone would send it again
+                dropped += 1
+                conns.pop(servers[i % len(servers)].port, None)
+        else:
+            raise RuntimeError("a move after the restart failed three times")
         seqs[table["id"]] = seq
         meanwhile.append(took)
     close_all(conns)
@@ -345,7 +354,8 @@ def restart(args: argparse.Namespace, crowds: Crowds, servers: list[Server], tab
           f"503s {int(status['refused'] - before['refused'])}, failed connections {int(status['failed'] - before['failed'])}, "
           f"resets {int(status['resets'] - before['resets'])}; moves written meanwhile heard by "
           f"{heard} of {len(seqs) * args.phones_per_table} phones")
-    print(f"  restart: a write while the phones come back: {quantiles(meanwhile)}")
+    print(f"  restart: a write while the phones come back: {quantiles(meanwhile)}; "
+          f"{dropped} dropped without an answer (sent again)")
 
 
 if __name__ == "__main__":
