@@ -1,7 +1,7 @@
 """gunicorn, sized for event streams: the settings ``make run``, ``make serve`` and the Procfile share.
 
 Every open score sheet holds one event stream. Under gunicorn's gevent worker a stream costs a
-connection (a socket and a greenlet, measured at about 20 kB: bench/bench_phones.py), not a
+connection (a socket and a greenlet, measured at about 23 kB: bench/bench_phones.py), not a
 thread, so one worker holds thousands of phones while a move is handled beside them at once. The
 limits are the open-file limit (one descriptor per phone; raised here to the hard limit) and
 memory; the stream cap keeps a share of the worker's connections for moves, whatever the phones
