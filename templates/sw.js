@@ -182,6 +182,8 @@ async function toServer(loaded, tableId, url, headers) {
     });
     const made = await answer.json();
     if (answer.ok) {
+      // The phone's copy says where the table went and turns read-only: no second copy played on.
+      await serially(async () => { loaded.entry.moved(tableId, made.join_url); await store(loaded.entry); });
       return Response.redirect(new URL(made.join_url, url).href, 303);
     }
     failure = made.error ? made.error.message + (made.error.rule ? " (" + made.error.rule + ")" : "") : String(answer.status);

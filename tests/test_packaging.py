@@ -165,6 +165,10 @@ def test_the_wheel_installs_into_a_clean_venv_and_serves_a_table(tmp_path: Path,
     server.wait_until_up()
     plays_a_table(server.port)
     assert "Starting gunicorn" in server.output()
+    # The wheel carries no offline files (`make offline` builds them in a checkout): the create
+    # form keeps tables on the server instead of offering the phone and refusing it.
+    home = request(server.port, "GET", "/")[1]
+    assert 'value="phone"' not in home and 'id="no-phone"' in home
 
     # PostgreSQL without its extra: a clear message, not an ImportError deep inside SQLAlchemy.
     refused = subprocess.run([str(python), "-m", "scorekeeper", "--no-migrate"], cwd=run, capture_output=True,

@@ -11,6 +11,7 @@ a server process does after a restart.
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 import types
 from typing import Any
@@ -33,11 +34,14 @@ def _without_schemas() -> None:
 
 def open_phone(database: Any, cookie: Any, host: str) -> None:
     """Start the app on the last snapshot (IndexedDB's Uint8Array and cookie, or nulls)."""
-    database = database.to_bytes() if hasattr(database, "to_bytes") else None
+    if hasattr(database, "to_bytes"):
+        database = database.to_bytes()
+    database = database if isinstance(database, bytes) and database else None
     cookie = cookie if isinstance(cookie, str) else None
     _without_schemas()
     from scorekeeper import create_app
     from scorekeeper.extensions import db
+    from scorekeeper.offline import carry, marks
 
     app = create_app({
         "SQLALCHEMY_DATABASE_URI": "sqlite://",
@@ -49,15 +53,52 @@ def open_phone(database: Any, cookie: Any, host: str) -> None:
         "RATELIMIT_ENABLED": False,
         "STATIC_MAX_AGE": 0,
     })
+    _phone_pages(app)
     with app.app_context():
         connection = db.engine.raw_connection().driver_connection
+        older = None
         if database:
-            connection.deserialize(database)
+            older = sqlite3.connect(":memory:")
+            older.deserialize(database)
+            if carry.mark_of(older) == carry.schema_mark():
+                connection.deserialize(database)  # written by this schema: opened as it is
+                older = None
         db.create_all()
+        marks.ensure()
+        carry.set_mark(connection)
+        if older is not None:
+            carry.carry_over(older)  # an older build's copy: carried table by table, none dropped
+            older.close()
     client = app.test_client()
     if cookie:
         client.set_cookie("session", cookie, domain=host.split(":")[0])
     _state.update(app=app, client=client, host=host)
+
+
+def _phone_pages(app: Any) -> None:
+    """What only the phone's app shows: tables moved to the server, tables kept from an older copy."""
+    from flask import Response, abort
+
+    from scorekeeper.offline import marks
+
+    app.jinja_env.globals.update(moved_to=marks.moved_to, kept_tables=marks.kept)
+
+    def kept_file(table_id: str) -> Response:
+        rows = marks.kept_rows(table_id)
+        if rows is None:
+            abort(404)
+        return Response(rows, mimetype="application/json", headers={
+            "Content-Disposition": f'attachment; filename="scorekeeper-kept-{table_id}.json"'})
+
+    app.add_url_rule("/kept/<table_id>.json", "phone_kept", kept_file)
+
+
+def moved(table_id: str, url: str) -> None:
+    """The table is on the server now (its join link): the phone's copy turns read-only."""
+    from scorekeeper.offline import marks
+
+    with _state["app"].app_context():
+        marks.mark_moved(table_id, url)
 
 
 def handle(method: str, path: str, query: str, headers: Any, body: Any) -> tuple[int, list[list[str]], bytes, bool]:

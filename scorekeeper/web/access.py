@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import request, session
+from flask import current_app, request, session
 
 from scorekeeper import service
 from scorekeeper.extensions import db
@@ -56,6 +56,11 @@ def grant(table: Table, cap: str) -> None:
 def cap_of(table: Table) -> str | None:
     entry = _tables().get(table.id) or {}
     cap = entry.get("cap")
+    if cap == "write" and current_app.config.get("PHONE"):
+        from scorekeeper.offline.marks import moved_to
+
+        if moved_to(table.id):
+            return "read"  # moved to the server: the phone's copy would diverge from it
     if cap in ("read", "write"):
         return str(cap)
     token = request.args.get("token") or request.headers.get("Authorization", "").removeprefix("Bearer ").strip()

@@ -68,6 +68,13 @@ def phone_files() -> dict[str, object]:
             "offline_base": OFFLINE_BASE}
 
 
+@bp.app_template_global()
+def phone_offered() -> bool:
+    """Whether the create form may offer a table kept on the phone alone: only when this server
+    has the files the phone needs for it."""
+    return bool(phone_files()["offline_files"])
+
+
 @bp.get("/offline")
 def offline() -> str:
     return render_template("offline.html")

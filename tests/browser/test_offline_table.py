@@ -135,4 +135,18 @@ def test_a_phone_only_table_plays_offline_survives_a_reload_and_goes_to_the_serv
     assert [e["event"] for e in server_log["events"]] == [e["event"] for e in phone_log["events"]]
     assert (server_log["game"], server_log["players"]) == ("mulle", ["Anna", "Bo"])
     expect(page.locator("#sheet")).to_have_attribute("data-seq", str(len(phone_log["events"])))
+
+    # The phone's copy says it moved and links to the server's table; no second copy is played on.
+    server_table = page.url
+    page.goto(mulle)
+    expect(page.locator("#moved")).to_be_visible()
+    expect(page.locator("#moved-to")).to_have_attribute("href", join)
+    expect(page.locator("#to-server")).to_have_count(0)
+    expect(page.locator("#card-chooser")).to_have_count(0)
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", str(len(phone_log["events"])))  # all still there
+    page.locator("a[hreflang=en]").click()
+    page.goto("/phone/")
+    expect(page.locator(f"li[data-moved='{mulle.rsplit('/', 1)[1]}']")).to_contain_text("moved to the server")
+    page.locator("#moved-to, li[data-moved] small a").first.click()
+    page.wait_for_url(server_table)
     context.close()

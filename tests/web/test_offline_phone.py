@@ -12,14 +12,23 @@ from scorekeeper.models import Table
 from scorekeeper.offline import build
 
 
-def test_a_phone_table_that_reaches_the_server_is_refused_and_nothing_is_created(client, app) -> None:
+def test_a_phone_table_that_reaches_the_server_is_refused_and_nothing_is_created(client, app, monkeypatch) -> None:
+    monkeypatch.setattr(build, "version", lambda out=build.OUT: "abc123")
     page = client.get("/")
-    assert 'name="where" value="phone"' in page.text
+    assert 'name="where" value="phone"' in page.text and 'id="no-phone"' not in page.text
     answer = client.post("/tables", data={"game": "mulle", "players": ["Anna", "Bo"], "where": "phone"})
     assert answer.status_code == 400
     assert "not yet stored" in answer.text
     with app.app_context():
         assert Table.query.count() == 0
+
+
+def test_a_server_without_the_phones_files_does_not_offer_a_phone_table(client, monkeypatch) -> None:
+    """An installed wheel or `make serve` without `make offline`: no choice that would end in a 400."""
+    monkeypatch.setattr(build, "version", lambda out=build.OUT: None)
+    for lang in ("en", "sv", "de"):
+        page = client.get("/", headers={"Accept-Language": lang}).text
+        assert 'value="phone"' not in page and 'id="no-phone"' in page
 
 
 def test_the_service_worker_lists_the_phone_files_only_when_they_are_built(client, monkeypatch) -> None:

@@ -1,0 +1,63 @@
+"""What the phone alone notes about its tables, beside the event store: a table that moved to the
+server (and where), and a table a newer build could not carry over from an older copy (kept whole).
+
+Plain SQL tables, created on the phone's database only: the server never has them, so they are no
+model and need no migration. Read only when ``config["PHONE"]`` is set.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import text
+
+from scorekeeper.extensions import db
+
+DDL = (
+    "CREATE TABLE IF NOT EXISTS phone_moved (table_id TEXT PRIMARY KEY, url TEXT NOT NULL, at TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS phone_kept (table_id TEXT PRIMARY KEY, game TEXT, players TEXT, "
+    "reason TEXT NOT NULL, rows TEXT NOT NULL, at TEXT NOT NULL)",
+)
+
+
+def ensure() -> None:
+    for statement in DDL:
+        db.session.execute(text(statement))
+    db.session.commit()
+
+
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+def moved_to(table_id: str) -> str | None:
+    """The server's join link of a table this phone put on the server: its copy here is read-only."""
+    url = db.session.execute(text("SELECT url FROM phone_moved WHERE table_id = :t"), {"t": table_id}).scalar()
+    return str(url) if url else None
+
+
+def mark_moved(table_id: str, url: str) -> None:
+    db.session.execute(text("INSERT OR REPLACE INTO phone_moved (table_id, url, at) VALUES (:t, :u, :a)"),
+                       {"t": table_id, "u": url, "a": _now()})
+    db.session.commit()
+
+
+def keep(table_id: str, game: Any, players: list[Any], reason: str, rows: dict[str, Any]) -> None:
+    """Keep a table this build could not carry over: every row as the older build stored it."""
+    db.session.execute(
+        text("INSERT OR REPLACE INTO phone_kept (table_id, game, players, reason, rows, at) "
+             "VALUES (:t, :g, :p, :r, :rows, :a)"),
+        {"t": table_id, "g": str(game), "p": json.dumps([str(p) for p in players], ensure_ascii=False),
+         "r": reason, "rows": json.dumps(rows, ensure_ascii=False, default=str), "a": _now()})
+
+
+def kept() -> list[dict[str, Any]]:
+    """The tables kept from an older copy, for the phone's home page."""
+    found = db.session.execute(text("SELECT table_id, game, players, reason FROM phone_kept ORDER BY at, table_id"))
+    return [{"id": row[0], "game": row[1], "players": json.loads(row[2] or "[]"), "reason": row[3]} for row in found]
+
+
+def kept_rows(table_id: str) -> str | None:
+    return db.session.execute(text("SELECT rows FROM phone_kept WHERE table_id = :t"), {"t": table_id}).scalar()

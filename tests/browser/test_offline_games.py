@@ -1,0 +1,200 @@
+"""Every game and mode on a table kept on the phone alone, with the browser offline (issue 27,
+item 1): Kasino with an undo that survives the phone closing everything, Dragkasino in German,
+Mulatschak, Muggins, the score pad in Swedish, Mulle in tally mode, the history and the rule book —
+all through the same hooks as on the server, answered by the app under Pyodide in the service worker.
+
+One phone (one browser context, one service worker, one Pyodide start) serves the whole module:
+the start is the slow part, and a phone keeps several tables anyway."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, expect
+
+from scorekeeper.offline.build import OUT, version
+from tests.browser.conftest import IN_CI
+
+pytestmark = pytest.mark.skipif(
+    version() is None and not IN_CI,
+    reason=f"Pyodide and the app's zips are not built here ({OUT}): `make offline` fetches and builds them")
+
+START = 240_000  # Pyodide's first start on a loaded CI machine (see test_offline_table.py)
+
+
+@pytest.fixture(scope="module")
+def phone(browser: Browser, browser_server: tuple[str, Path], playwright: Playwright) -> Iterator[Page]:
+    context = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB", base_url=browser_server[0],
+                                  reduced_motion="reduce")
+    context.set_default_timeout(60_000)
+    page = context.new_page()
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("data-offline-ready", "1", timeout=START)
+    context.set_offline(True)
+    page.goto("/phone/", timeout=START)                # the phone's own home: its app has started
+    yield page
+    context.close()
+
+
+def quiet(page: Page) -> None:
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+
+
+def open_on_phone(page: Page, game: str, names: list[str], lang: str = "en", mode: str = "adjudicate",
+                  **house: str) -> str:
+    """A table opened from the phone's own home page, in ``lang``; its address."""
+    page.goto(f"/phone/lang/{lang}?next=/phone/")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.locator(f"input[name=game][value={game}]").check()
+    for i, name in enumerate(names):
+        page.locator(f"#player{i}").fill(name)
+    page.locator(f"input[name=mode][value={mode}]").check()
+    for field, value in house.items():
+        page.locator(f"[name={field}]").select_option(value)
+    page.locator("form.create button[type=submit]").click()
+    page.wait_for_url("**/phone/t/*")
+    expect(page.locator("#kept-here")).to_be_visible()
+    expect(page.locator("#offline")).to_be_hidden()
+    return page.url
+
+
+def chosen(page: Page, where: str, code: str) -> None:
+    """A card of a chooser: its rank, then the card (`data-rank`, then `data-card`)."""
+    page.locator(f"{where} [data-rank='{code[:-1]}']").first.click()
+    page.locator(f"{where} [data-card='{code}']").first.click()
+
+
+def deal(page: Page, dealer: str, cards: tuple[str, ...]) -> None:
+    page.locator("form.deal select[name='dealer:int']").select_option(dealer)
+    for code in cards:
+        chosen(page, "form.deal", code)
+    page.locator("form.deal button[type=submit]").click()
+    quiet(page)
+
+
+def stop_the_worker(page: Page) -> None:
+    """The phone closes everything: the service worker and its Python go; IndexedDB stays."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("ServiceWorker.enable")
+    cdp.send("ServiceWorker.stopAllWorkers")
+    cdp.detach()
+
+
+def test_kasino_a_tabbe_an_undo_that_survives_a_reload_the_history_and_the_rule_book(phone: Page) -> None:
+    page = phone
+    table = open_on_phone(page, "kasino", ["Anna", "Bo"])
+    deal(page, "1", ("3H", "5S", "8D", "8S"))
+    expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
+    chosen(page, "#card-chooser", "8C")
+    for code in ("3H", "5S", "8D", "8S"):
+        page.locator(f"#table-cards [data-card='{code}']").click()
+    preview = page.locator("form.move .preview")
+    expect(preview).to_contain_text("✔ 8♣ as 8 takes 3♥+5♠ = 8")
+    page.locator("#confirm-move").click()
+    expect(page.locator(".ks-just")).to_contain_text("Anna: Tabbe +1")
+    chosen(page, "#card-chooser", "10D")
+    page.locator("#confirm-move").click()
+    expect(page.locator("#last-move")).to_contain_text("10♦")
+    quiet(page)
+
+    # Undo, offline: asked once, then the move is gone — and stays gone when the phone reopens.
+    page.locator("#last-move summary").click()
+    expect(page.locator("#last-move")).to_contain_text("Take back")
+    page.locator("#last-move form.undo button[type=submit]").click()
+    expect(page.locator("#last-move")).to_contain_text("Anna undid")
+    expect(page.get_by_text("Bo to play")).to_be_visible()
+    expect(page.locator("#table-cards [data-card]")).to_have_count(0)
+    quiet(page)
+    stop_the_worker(page)
+    page.reload()
+    expect(page.get_by_text("Bo to play")).to_be_visible()
+    expect(page.locator("#last-move")).to_contain_text("Anna undid")
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", "4")     # deal, play, play, undo
+
+    page.goto(table + "/history")
+    expect(page.locator("main")).to_contain_text("10♦")
+    expect(page.locator("main")).to_contain_text("8♣")
+    page.goto(table)
+    page.locator(".rules-link").click()
+    expect(page.locator("main")).to_contain_text("KASINO-")
+    expect(page.locator("h1")).to_contain_text("Kasino")
+
+
+def test_dragkasino_in_german_a_trail_with_the_drawn_card(phone: Page) -> None:
+    page = phone
+    open_on_phone(page, "kasino", ["Anna", "Bo"], "de", opt_kasino_variant="drag")
+    expect(page.locator("#kept-here")).to_contain_text("nur auf diesem Handy")
+    deal(page, "1", ("3H", "5S", "8D", "KC"))
+    chosen(page, "#card-chooser", "2H")
+    page.locator(".ks-drawn > summary").click()
+    chosen(page, "#draw-chooser", "7C")
+    page.locator("#confirm-move").click()
+    expect(page.locator("#last-move")).to_contain_text("Anna: Herz-Zwei abgelegt")
+    expect(page.locator("#table-cards [data-card='2H']")).to_have_count(1)
+    # A refused move shows its rule, in German too: the 2♥ cannot take the 8♦.
+    chosen(page, "#card-chooser", "4S")
+    page.locator("#table-cards [data-card='8D']").click()
+    preview = page.locator("form.move .preview")
+    expect(preview).to_contain_text("✘")
+    expect(preview.locator("a.rule")).to_contain_text("KASINO-")
+    expect(page.locator("#confirm-move")).to_be_disabled()
+
+
+def test_mulatschak_cut_bids_trumps_and_a_trick(phone: Page) -> None:
+    page = phone
+    open_on_phone(page, "mulatschak", ["Anna", "Bo", "Cleo"])
+    turn = page.locator(".mu-turn")
+    for label in ("✂ Cleo cuts", "Bo bids 2", "Cleo: weiter (pass)", "Anna: weiter (pass)", "Laub",
+                  "daheim bleiben (stay home)", "Anna plays along", "Bo swaps 1 card", "Anna swaps 2 cards"):
+        quiet(page)
+        page.get_by_role("button", name=label, exact=True).click()
+    expect(turn).to_have_text("Bo leads")
+    for label in ("Laub-Sau", "Laub-Siebener"):
+        quiet(page)
+        page.get_by_role("button", name=label, exact=True).click()
+    expect(page.locator(".mu-trick-won")).to_have_text("Trick 1 goes to Bo. Bo leads the next trick.")
+
+
+def test_muggins_the_layout_and_a_card_on_a_pile(phone: Page) -> None:
+    page = phone
+    open_on_phone(page, "muggins", ["Anna", "Bo", "Cleo"])
+    for n, code in enumerate(("5H", "9C", "KD", "2S"), start=1):
+        page.locator(f"#card-chooser [data-rank='{code[:-1]}']").click()
+        page.locator(f"label.pick:has(input[name='pick'][value='{code}'])").click()
+        expect(page.locator(".mg-chosen .cardface:not(.mg-empty)")).to_have_count(n)
+    page.get_by_label("Cleo", exact=True).check()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
+    page.locator("#card-chooser [data-rank='4']").click()
+    page.locator("label.pick:has(input[name='card'][value='4H'])").click()
+    page.locator("button.mg-pile", has_text="Muggins pile 1").click()
+    expect(page.get_by_text("Anna goes on: turn the next card.")).to_be_visible()
+    expect(page.locator("#table-cards [data-card='4H']")).to_have_count(1)
+
+
+def test_the_score_pad_in_swedish(phone: Page) -> None:
+    page = phone
+    open_on_phone(page, "scorepad", ["Anna", "Bo"], "sv")
+    expect(page.locator("#kept-here")).to_contain_text("bara på den här telefonen")
+    page.locator("form:has(input[name='side:int'][value='0']):has(input[name='points:int'][value='5']) button").click()
+    quiet(page)
+    page.locator("#pts-1").fill("12")
+    page.locator("form.add:has(#pts-1) button[type=submit]").click()
+    expect(page.locator(".side .total")).to_have_text(["5", "12"])
+    page.reload()
+    expect(page.locator(".side .total")).to_have_text(["5", "12"])
+
+
+def test_mulle_in_tally_mode(phone: Page) -> None:
+    page = phone
+    open_on_phone(page, "mulle", ["Anna", "Bo"], mode="tally")
+    page.locator("form.ml-newdeal button[type=submit]").click()
+    quiet(page)
+    page.locator("form.t1 button[name=what][value=mulle]").click()
+    quiet(page)
+    page.locator("form.t0 button[name=what][value=ten_of_diamonds]").click()
+    expect(page.locator(".ml-scores .total")).to_have_text(["2", "3"])
+    expect(page.locator(".meta-mode")).to_contain_text("Tally")
+

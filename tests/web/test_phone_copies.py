@@ -1,0 +1,126 @@
+"""The phone's app (scorekeeper/offline/phone.py) run here under CPython, as the service worker runs
+it under Pyodide: a copy saved by an older build is carried over table by table — or kept, never
+dropped — and a table put on the server turns the phone's copy read-only with a link to it."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import scorekeeper.schemas  # noqa: F401 - put back after each phone start (it swaps it out)
+from scorekeeper.offline import carry, phone
+from scorekeeper.service import cache, facts_cache
+
+HOST = "localhost:5000"
+DEAL = {"type": "deal", "dealer:int": "1", "table:list": ["5D", "9C", "4H", "AS"]}
+
+
+@pytest.fixture
+def on_phone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Open the phone's app on a snapshot; the JSON schemas it swaps out come back afterwards."""
+    monkeypatch.setitem(sys.modules, "scorekeeper.schemas", sys.modules["scorekeeper.schemas"])
+
+    def start(database: bytes | None = None, cookie: str | None = None) -> Any:
+        cache.clear()
+        facts_cache.clear()
+        phone.open_phone(database, cookie, HOST)
+        return phone
+
+    yield start
+    cache.clear()
+    facts_cache.clear()
+
+
+def ask(method: str, path: str, form: dict[str, Any] | None = None) -> tuple[int, dict[str, str], str]:
+    body = None
+    headers = {"Accept-Language": "en"}
+    if form is not None:
+        from urllib.parse import urlencode
+
+        body = urlencode(form, doseq=True).encode()
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    status, pairs, data, _changed = phone.handle(method, path, "", headers, body)
+    return status, dict(pairs), data.decode()
+
+
+def new_table(game: str = "mulle", players: tuple[str, ...] = ("Anna", "Bo")) -> str:
+    status, headers, _ = ask("POST", "/tables", {"game": game, "players": list(players), "where": "phone"})
+    assert status == 302, status
+    return str(re.search(r"/t/([^/?]+)$", headers["Location"])[1])  # type: ignore[index]
+
+
+def a_phone_with_two_tables(on_phone: Any) -> tuple[bytes, str, str, str]:
+    on_phone()
+    mulle, kasino = new_table(), new_table("kasino")
+    assert ask("POST", f"/t/{mulle}/events", DEAL)[0] in (200, 302)
+    database, cookie = phone.snapshot()
+    return database, cookie, mulle, kasino
+
+
+def older(database: bytes, *statements: str) -> bytes:
+    """The same database as an older build wrote it: no schema mark, and ``statements`` applied."""
+    old = sqlite3.connect(":memory:")
+    old.deserialize(database)
+    for statement in statements:
+        old.execute(statement)
+    old.commit()
+    old.execute("PRAGMA user_version = 0")
+    return old.serialize()
+
+
+def test_a_copy_from_a_build_with_fewer_columns_is_carried_over_and_plays_on(on_phone: Any) -> None:
+    database, cookie, mulle, kasino = a_phone_with_two_tables(on_phone)
+    # An earlier schema: neither the rules version of a table nor the holder of a seat was kept.
+    old = older(database, "ALTER TABLE tables DROP COLUMN rules_version", "ALTER TABLE seats DROP COLUMN holder")
+    on_phone(old, cookie)
+    status, _, page = ask("GET", f"/t/{mulle}")
+    assert status == 200 and "You are Anna" in page and 'data-seq="1"' in page
+    assert 'id="kept-tables"' not in ask("GET", "/")[2]
+    status, _, _ = ask("POST", f"/t/{mulle}/events", {"type": "play", "player:int": "0", "card": "5C"})
+    assert ask("GET", f"/t/{mulle}")[2].count('data-seq="2"') == 1
+    assert ask("GET", f"/t/{kasino}")[0] == 200
+    # Saved again, the copy carries this build's mark and opens as it is.
+    marked, cookie = phone.snapshot()
+    check = sqlite3.connect(":memory:")
+    check.deserialize(marked)
+    assert carry.mark_of(check) == carry.schema_mark() != 0
+
+
+def test_a_table_this_build_cannot_open_is_kept_and_shown_not_dropped(on_phone: Any) -> None:
+    database, cookie, mulle, kasino = a_phone_with_two_tables(on_phone)
+    # A game an older build played and this one does not.
+    old = older(database, f"UPDATE tables SET game = 'tresette' WHERE id = '{kasino}'")
+    on_phone(old, cookie)
+    assert ask("GET", f"/t/{mulle}")[0] == 200
+    assert ask("GET", f"/t/{kasino}")[0] == 404
+    home = ask("GET", "/")[2]
+    assert 'id="kept-tables"' in home and f'data-kept="{kasino}"' in home and "Anna, Bo" in home
+    status, headers, kept = ask("GET", f"/kept/{kasino}.json")
+    assert status == 200 and '"tresette"' in kept and "attachment" in headers["Content-Disposition"]
+    # Kept through the next start too (the kept rows are part of the copy).
+    again, cookie = phone.snapshot()
+    on_phone(older(again), cookie)
+    assert f'data-kept="{kasino}"' in ask("GET", "/")[2]
+
+
+def test_a_table_put_on_the_server_turns_read_only_and_links_there(on_phone: Any) -> None:
+    on_phone()
+    mulle = new_table()
+    before = ask("GET", f"/t/{mulle}")[2]
+    assert 'id="to-server"' in before and 'class="card deal"' in before
+    phone.moved(mulle, "http://192.0.2.10:5000/t/abc/k/secret")
+    page = ask("GET", f"/t/{mulle}")[2]
+    assert 'id="moved-to"' in page and 'href="http://192.0.2.10:5000/t/abc/k/secret"' in page
+    assert 'id="to-server"' not in page and 'class="card deal"' not in page
+    assert ask("POST", f"/t/{mulle}/events", DEAL)[0] == 403
+    home = ask("GET", "/")[2]
+    assert f'data-moved="{mulle}"' in home and "moved to the server" in home
+    # The mark is in the copy the phone stores.
+    database, cookie = phone.snapshot()
+    on_phone(database, cookie)
+    assert 'id="moved-to"' in ask("GET", f"/t/{mulle}")[2]
