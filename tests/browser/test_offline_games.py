@@ -116,7 +116,10 @@ def test_kasino_a_tabbe_an_undo_that_survives_a_reload_the_history_and_the_rule_
     page.goto(table + "/history")
     expect(page.locator("main")).to_contain_text("10♦")
     expect(page.locator("main")).to_contain_text("8♣")
-    page.goto(table)
+    for where, heading in (("/review", "Review of deal 1"), ("", "Kasino")):  # the review, the table again
+        response = page.goto(table + where)
+        assert response is not None and response.ok
+        expect(page.locator("main h1")).to_contain_text(heading)
     page.locator(".rules-link").click()
     expect(page.locator("main")).to_contain_text("KASINO-")
     expect(page.locator("h1")).to_contain_text("Kasino")
@@ -183,6 +186,8 @@ def test_the_score_pad_in_swedish(phone: Page) -> None:
     page.locator("#pts-1").fill("12")
     page.locator("form.add:has(#pts-1) button[type=submit]").click()
     expect(page.locator(".side .total")).to_have_text(["5", "12"])
+    quiet(page)
+    stop_the_worker(page)
     page.reload()
     expect(page.locator(".side .total")).to_have_text(["5", "12"])
 
@@ -198,3 +203,26 @@ def test_mulle_in_tally_mode(phone: Page) -> None:
     expect(page.locator(".ml-scores .total")).to_have_text(["2", "3"])
     expect(page.locator(".meta-mode")).to_contain_text("Tally")
 
+
+
+def test_mousel_in_tally_mode_a_refusal_and_a_settled_deal(phone: Page) -> None:
+    page = phone
+    open_on_phone(page, "mousel", ["Anna", "Bo", "Cleo", "Dora"], mode="tally")
+
+    def chip(name: str, value: str) -> None:
+        page.locator(f"label.ms-chip:has(input[name='{name}'][value='{value}'])").click()
+
+    chip("dealer:int", "3")
+    chip("taker:int", "1")
+    chip("folded:intlist", "2")
+    for seat, tricks in enumerate(("1", "2", "1", "1")):      # a folded player took a trick: refused
+        page.locator(f"#ms-tricks-{seat}").select_option(tricks)
+    page.locator("form:has(input[name=type][value=deal_result]) button.primary").click()
+    refused = page.locator(".error[role=alert]")
+    expect(refused).to_contain_text("Cleo did not play this deal and cannot win tricks")
+    expect(refused.locator("a.rule")).to_have_text("MOUSEL-EXCH-7")
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", "0")
+    page.locator("#ms-tricks-2").select_option("0")
+    page.locator("form:has(input[name=type][value=deal_result]) button.primary").click()
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", "1")
+    expect(page.locator("#last-move")).to_contain_text("Bo")
