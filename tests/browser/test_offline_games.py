@@ -226,3 +226,70 @@ def test_mousel_in_tally_mode_a_refusal_and_a_settled_deal(phone: Page) -> None:
     page.locator("form:has(input[name=type][value=deal_result]) button.primary").click()
     expect(page.locator("#sheet")).to_have_attribute("data-seq", "1")
     expect(page.locator("#last-move")).to_contain_text("Bo")
+
+
+# The phone's store as templates/sw.js writes it: one record, the database's bytes and the cookie.
+PUT_RECORD = """([bytes, cookie]) => new Promise((resolve, reject) => {
+  const open = indexedDB.open("scorekeeper-phone", 1);
+  open.onupgradeneeded = () => open.result.createObjectStore("store");
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const tx = open.result.transaction("store", "readwrite");
+    tx.objectStore("store").put({ db: new Uint8Array(bytes), cookie, at: Date.now() }, "tables");
+    tx.oncomplete = () => { open.result.close(); resolve(true); };
+    tx.onerror = () => reject(tx.error);
+  };
+})"""
+
+
+def test_a_copy_saved_by_an_older_build_is_carried_over_under_pyodide(
+        phone: Page, browser_server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 3, nothing lost: the phone's record replaced by one an older schema wrote (no mark, two
+    columns fewer, a game this build lacks); the worker starts on it, carries the Mulle table over —
+    it plays on and is stored again — and keeps the other one. Last in the module: it replaces the
+    phone's store."""
+    import sqlite3
+    import sys
+    from urllib.parse import urlencode, urlsplit
+
+    import scorekeeper.schemas
+    from scorekeeper.offline import phone as phone_app
+    from scorekeeper.service import cache, facts_cache
+
+    monkeypatch.setitem(sys.modules, "scorekeeper.schemas", scorekeeper.schemas)
+    phone_app.open_phone(None, None, urlsplit(browser_server[0]).netloc)  # the same app, run here
+
+    def opened(game: str) -> str:
+        body = urlencode({"game": game, "players": ["Anna", "Bo"], "where": "phone"}, doseq=True).encode()
+        answer = phone_app.handle("POST", "/tables", "", {"Content-Type": "application/x-www-form-urlencoded"}, body)
+        return str(dict(answer[1])["Location"]).rsplit("/", 1)[1]
+
+    mulle, lost = opened("mulle"), opened("kasino")
+    body = urlencode({"type": "deal", "dealer:int": "1", "table:list": ["5D", "9C", "4H", "AS"]}, doseq=True).encode()
+    phone_app.handle("POST", f"/t/{mulle}/events", "", {"Content-Type": "application/x-www-form-urlencoded"}, body)
+    database, cookie = phone_app.snapshot()
+    cache.clear()
+    facts_cache.clear()
+    old = sqlite3.connect(":memory:")
+    old.deserialize(database)
+    for statement in ("ALTER TABLE tables DROP COLUMN rules_version", "ALTER TABLE seats DROP COLUMN holder",
+                      f"UPDATE tables SET game = 'tresette' WHERE id = '{lost}'"):
+        old.execute(statement)
+    old.commit()
+    old.execute("PRAGMA user_version = 0")
+
+    page = phone
+    stop_the_worker(page)
+    page.evaluate(PUT_RECORD, [list(old.serialize()), cookie])
+    page.goto(f"/phone/lang/en?next=/phone/t/{mulle}")
+    expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", "1")
+    chosen(page, "#card-chooser", "5C")
+    page.locator("#confirm-move").click()
+    expect(page.get_by_text("Bo to play")).to_be_visible()
+    quiet(page)
+    stop_the_worker(page)
+    page.goto("/phone/")
+    expect(page.locator(f"#kept-tables li[data-kept='{lost}']")).to_contain_text("Anna, Bo")
+    page.goto(f"/phone/t/{mulle}")
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", "2")
