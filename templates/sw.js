@@ -172,25 +172,39 @@ async function phone(request, url) {
 }
 
 // Puts the table on the server through its import (replayed there by the server's engine; a
-// tampered log is refused with its rule), then opens it there through its join link.
-async function toServer(loaded, tableId, url, headers) {
+// tampered log is refused with its rule), then opens it there through its join link. One import
+// per table at a time, and none once it has moved: a double tap must not make two server tables.
+const moves = new Map();
+function toServer(loaded, tableId, url, headers) {
+  if (!moves.has(tableId)) moves.set(tableId, putOnServer(loaded, tableId, headers).finally(() => moves.delete(tableId)));
+  return moves.get(tableId).then((where) => Response.redirect(new URL(where, url).href, 303));
+}
+
+async function putOnServer(loaded, tableId, headers) {
+  const already = await serially(() => loaded.entry.moved_to(tableId));
+  if (already) return already;
   const exported = await serially(() => loaded.entry.export(tableId));
-  let failure;
+  const here = PHONE + "/t/" + tableId + "?to_server=";
+  let answer, made;
   try {
-    const answer = await networkFetch("/api/v1/tables/import", {
+    answer = await networkFetch("/api/v1/tables/import", {
       method: "POST", headers: { "Content-Type": "application/json", "Accept-Language": headers["accept-language"] || "en" }, body: exported,
     });
-    const made = await answer.json();
-    if (answer.ok) {
-      // The phone's copy says where the table went and turns read-only: no second copy played on.
-      await serially(async () => { loaded.entry.moved(tableId, made.join_url); await store(loaded.entry); });
-      return Response.redirect(new URL(made.join_url, url).href, 303);
-    }
-    failure = made.error ? made.error.message + (made.error.rule ? " (" + made.error.rule + ")" : "") : String(answer.status);
+    made = await answer.json();
   } catch (error) {
-    failure = "";
+    return here + "offline";
   }
-  return Response.redirect(new URL(PHONE + "/t/" + tableId + "?to_server=" + (failure ? "refused&why=" + encodeURIComponent(failure) : "offline"), url).href, 303);
+  if (!answer.ok) {
+    const failure = made.error ? made.error.message + (made.error.rule ? " (" + made.error.rule + ")" : "") : String(answer.status);
+    return here + "refused&why=" + encodeURIComponent(failure);
+  }
+  try {
+    // The phone's copy says where the table went and turns read-only: no second copy played on.
+    await serially(async () => { loaded.entry.moved(tableId, made.join_url); await store(loaded.entry); });
+  } catch (error) {
+    // On the server all the same: go there (this phone's copy stays as it was).
+  }
+  return made.join_url;
 }
 
 // --- The phone's store: one IndexedDB record, written in one transaction per change ---

@@ -93,6 +93,14 @@ def _phone_pages(app: Any) -> None:
     app.add_url_rule("/kept/<table_id>.json", "phone_kept", kept_file)
 
 
+def moved_to(table_id: str) -> str | None:
+    """Where the table went, if this phone put it on the server already."""
+    from scorekeeper.offline import marks
+
+    with _state["app"].app_context():
+        return marks.moved_to(table_id)
+
+
 def moved(table_id: str, url: str) -> None:
     """The table is on the server now (its join link): the phone's copy turns read-only."""
     from scorekeeper.offline import marks

@@ -46,7 +46,8 @@ def exported(page: Page, path: str) -> dict:
 
 
 def test_a_phone_only_table_plays_offline_survives_a_reload_and_goes_to_the_server(
-        browser: Browser, live_server: str, playwright: Playwright) -> None:
+        browser: Browser, live_app: tuple[str, object], playwright: Playwright) -> None:
+    live_server, app = live_app
     context = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB", base_url=live_server,
                                   reduced_motion="reduce")
     context.set_default_timeout(60_000)
@@ -101,6 +102,7 @@ def test_a_phone_only_table_plays_offline_survives_a_reload_and_goes_to_the_serv
 
     # A Mousel trick on a second phone table.
     open_on_phone(page, "mousel")
+    mousel = page.url
     page.get_by_role("button", name="Anna deals", exact=True).click()
     quiet(page)
     page.locator("label.pick:has(> input[name='card'][value='8C'])").click()
@@ -149,4 +151,18 @@ def test_a_phone_only_table_plays_offline_survives_a_reload_and_goes_to_the_serv
     expect(page.locator(f"li[data-moved='{mulle.rsplit('/', 1)[1]}']")).to_contain_text("moved to the server")
     page.locator("#moved-to, li[data-moved] small a").first.click()
     page.wait_for_url(server_table)
+
+    # A double tap on the Mousel table's #to-server, and one more once it has moved: one server table.
+    def on_the_server() -> int:
+        from scorekeeper.models import Table
+
+        with app.app_context():  # type: ignore[attr-defined]
+            return int(Table.query.count())
+
+    before = on_the_server()
+    twice = page.evaluate("(u) => Promise.all([1, 2].map(() => fetch(u, {method: 'POST'}).then((r) => r.url)))",
+                          mousel + "/to-server")
+    again = page.evaluate("(u) => fetch(u, {method: 'POST'}).then((r) => r.url)", mousel + "/to-server")
+    assert on_the_server() == before + 1
+    assert twice[0] == twice[1] == again and again.startswith(f"{live_server}/t/")
     context.close()
