@@ -78,8 +78,8 @@ def carry_over(old: sqlite3.Connection) -> list[str]:
                 if name in names else []
         try:
             for name in STORE:
-                for row in rows[name]:
-                    db.session.execute(insert(db.metadata.tables[name]).values(**_typed(name, row)))
+                if rows[name]:  # one executemany a table: a long log is thousands of rows
+                    db.session.execute(insert(db.metadata.tables[name]), [_typed(name, row) for row in rows[name]])
             service.snapshot(service.get_table(table_id))  # the log replays through this engine
         except Exception as exc:  # noqa: BLE001 - whatever stops it, the table is kept, not lost
             db.session.rollback()
