@@ -34,7 +34,7 @@ def build(tables: int, events: int) -> tuple[bytes, str]:
 
     phone.open_phone(None, None, HOST)
     with phone._state["app"].app_context():
-        for n in range(tables):
+        for _ in range(tables):
             pad = service.create_table("scorepad", ["Anna", "Bo", "Cleo"])
             for i in range(events):
                 service.record(pad.id, {"type": "points", "side": i % 3, "points": 1 if i % 6 < 3 else -1})
