@@ -228,6 +228,48 @@ def test_mousel_in_tally_mode_a_refusal_and_a_settled_deal(phone: Page) -> None:
     expect(page.locator("#last-move")).to_contain_text("Bo")
 
 
+def test_kasino_in_tally_mode_in_swedish_the_preview_refuses_then_scores(phone: Page) -> None:
+    page = phone
+    open_on_phone(page, "kasino", ["Anna", "Bo"], "sv", mode="tally")
+    form = page.locator("form.ks-tally")
+    for name, value in (("sides.0.cards:int", "30"), ("sides.0.spades:int", "9"), ("sides.0.aces:int", "4"),
+                        ("sides.0.tabbes:int", "2"), ("sides.1.cards:int", "20"), ("sides.1.spades:int", "4")):
+        form.locator(f"input[name='{name}']").fill(value)
+    for flag in ("storan", "lillan"):
+        form.locator(f"label.choice:has(input[name='sides.*.{flag}'][value='0'])").click()
+    preview = form.locator(".preview")
+    expect(preview).to_contain_text("✘")                       # 50 cards, not 52: the live preview, offline
+    expect(preview.locator("a.rule")).to_have_text("KASINO-SCORE-2")
+    form.locator("input[name='sides.1.cards:int']").fill("")
+    form.locator("input[name='sides.1.cards:int']").press_sequentially("22")   # typed: keyup redraws the preview
+    expect(preview).to_contain_text("✔")
+    form.locator("button.primary").click()
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", "1")
+    expect(page.locator(".ks-side .total")).to_have_text(["12", "0"])
+
+
+def test_mulatschak_in_tally_mode_in_german(phone: Page) -> None:
+    page = phone
+    open_on_phone(page, "mulatschak", ["Anna", "Bo", "Cleo", "Dora"], "de", mode="tally")
+
+    def chip(name: str, value: str) -> None:
+        page.locator(f"label.mu-chip:has(input[name='{name}'][value='{value}'])").click()
+
+    chip("declarer:int", "1")
+    chip("bid:int", "2")
+    chip("trump", "L")
+    for seat, tricks in enumerate(("1", "1", "1", "1")):         # four tricks of five: refused
+        page.locator(f"#mu-tricks-{seat}").select_option(tricks)
+    page.locator("form:has(input[name='declarer:int']) button.primary").click()
+    refused = page.locator(".error[role=alert]")
+    expect(refused.locator("a.rule")).to_have_text("MULAT-SCORE-6")
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", "0")
+    page.locator("#mu-tricks-1").select_option("2")
+    page.locator("form:has(input[name='declarer:int']) button.primary").click()
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", "1")
+    expect(page.locator(".mu-turn, h2").first).to_be_visible()
+
+
 # The phone's store as templates/sw.js writes it: one record, the database's bytes and the cookie.
 PUT_RECORD = """([bytes, cookie]) => new Promise((resolve, reject) => {
   const open = indexedDB.open("scorekeeper-phone", 1);
