@@ -10,7 +10,7 @@ from typing import Any
 from flask import has_request_context
 from flask_babel import get_locale, get_translations
 
-from scorekeeper.cards import Pack, card_text, parse_card
+from scorekeeper.cards import SUIT_SYMBOLS, Pack, card_text, parse_card, rank_face
 from scorekeeper.engine.messages import render
 
 
@@ -58,3 +58,17 @@ def card_words(code: str | None, pack: Pack = "french") -> str:
     except ValueError:
         return code
     return card_text(card, language(), pack)
+
+
+def card_face(code: str | None) -> str:
+    """A French card as its corner reads in the reader's language: ``Q♣`` / ``D♣`` / ``D♣``,
+    ``J♠`` / ``Kn♠`` / ``B♠`` — the short form of lists and chips, as the card buttons print it."""
+    if not code:
+        return ""
+    try:
+        card = parse_card(code)
+    except ValueError:
+        return code
+    if card.is_weli:
+        return "Weli"
+    return f"{rank_face(card.rank, language())}{SUIT_SYMBOLS.get(card.suit, card.suit)}"

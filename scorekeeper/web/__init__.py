@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException
 from scorekeeper.cards import GERMAN_SUIT_NAMES, N_, SUIT_SYMBOLS, card_name, parse_card, suit_name
 from scorekeeper.cards import rank_face as cards_rank_face
 from scorekeeper.cards import rank_name as cards_rank_name
-from scorekeeper.localize import language, localize, tr
+from scorekeeper.localize import card_face, language, localize, tr
 from scorekeeper.service import TableError
 from scorekeeper.web.boards import cribbage_board
 from scorekeeper.web.charts import line_chart
@@ -96,10 +96,7 @@ def card_label(code: str, pack: str = "french") -> str:
 
 
 def card_pretty(code: str) -> str:
-    try:
-        return parse_card(code).pretty()
-    except ValueError:
-        return code
+    return card_face(code)
 
 
 def rank_name(rank: str) -> str:

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from scorekeeper import service
 from scorekeeper.cards import NotationError, card_name, parse_card
 from scorekeeper.extensions import db
-from scorekeeper.localize import localize
+from scorekeeper.localize import card_face, localize
 from scorekeeper.models import Event, Table
 
 # Events entered with one tap (a card of a trick, a Muggins pile): the status region offers to
@@ -44,7 +44,7 @@ def describe(table: Table, payload: Mapping[str, Any], players: Sequence[str]) -
             card = parse_card(code, "german" if table.game in GERMAN_PACK else "french")
         except NotationError:
             return text
-        name = (card_name(card, "en", "german") if table.game in GERMAN_PACK else card.pretty())
+        name = (card_name(card, "en", "german") if table.game in GERMAN_PACK else card_face(code))
         text = re.sub(rf"(?<!\w){re.escape(code)}(?!\w)", name, text)
     return text
 

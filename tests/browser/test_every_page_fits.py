@@ -1,6 +1,6 @@
 """Every page on the narrowest phones, in English, Swedish and German: nothing scrolls sideways,
-nothing sticks out past the right edge, and no word is broken inside (only after a hyphen or a
-slash).
+nothing sticks out past the right edge, no word is broken inside (only after a hyphen or a
+slash), and no sentence is squeezed into a column a word or two wide.
 
 The last round's review page wrapped "Player" letter by letter on every phone while every test
 of its hooks passed: a rule meant for long names (``overflow-wrap: anywhere`` on ``body``) let
@@ -108,6 +108,31 @@ CHECK = r"""
         }
         out.push(`word broken: "${pieces.join('')}" in ${name(p)}`);
       }
+    }
+  }
+  // A sentence squeezed into a column a word or two wide (a hint beside its radio at 320 px):
+  // no word is broken, and yet it reads as a ladder of single words.
+  const words = /\S+/g;
+  const walker2 = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker2.nextNode(); n; n = walker2.nextNode()) {
+    const p = n.parentElement;
+    if (!p || p.closest(hidden) || !p.getClientRects().length) continue;
+    const found = [...n.data.matchAll(words)];
+    // Long words in a full-width heading wrap so too: only a narrow column is a ladder.
+    const box = p.getBoundingClientRect();
+    if (found.length < 6 || box.width > 0.45 * vw) continue;
+    const tops = new Set();
+    let seen = 0;
+    for (const m of found) {
+      range.setStart(n, m.index);
+      range.setEnd(n, m.index + m[0].length);
+      const r = range.getClientRects()[0];
+      if (!r || r.top >= box.bottom - 1) continue;  // clamped away (a line-clamped last move)
+      seen += 1;
+      tops.add(Math.round(r.top));
+    }
+    if (seen >= 6 && tops.size >= 0.75 * seen) {
+      out.push(`a ladder of single words (${seen} words on ${tops.size} lines): ${name(p)}`);
     }
   }
   return out;

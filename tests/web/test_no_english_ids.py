@@ -235,3 +235,37 @@ def test_a_refusal_names_the_phase_in_the_readers_words(client: Any, lang: str) 
                         headers=auth).json["error"]
     assert error["rule"] and not leaks(error["message"]), error["message"]
     assert ("fas:" in error["message"]) if lang == "sv" else ("Phase:" in error["message"])
+
+
+FACES_EN = re.compile(r"(?<![\w])([JQ])([♠♥♦♣])")
+FACES = {"sv": {"J": "Kn", "Q": "D", "A": "E"}, "de": {"J": "B", "Q": "D"}}
+
+
+def test_the_review_names_cards_with_the_tables_letters(sqlite_app: Flask) -> None:
+    """"hade Q♣" in a Swedish review, "Besser: Q♣" in a German one: the queen is D(am/e) on the
+    cards the players hold, and on the page's own card buttons."""
+    from scorekeeper import service
+
+    scene = next(s for s in scenes() if s.label == "kasino-3")
+    client = sqlite_app.test_client()
+    with sqlite_app.app_context():
+        table = service.create_table(scene.game, NAMES[:scene.players], scene.mode, scene.options)
+        for event in scene.events:
+            service.record(table.id, event)
+        table_id, token = table.id, table.write_token
+    client.get(f"/t/{table_id}/k/{token}")
+    checked = 0
+    for deal in range(1, 12):
+        english = html.unescape(client.get(f"/t/{table_id}/review?deal={deal}", headers={"Accept-Language": "en"})
+                                .get_data(as_text=True))
+        faces = FACES_EN.findall(english)
+        if not faces:
+            continue
+        for lang, letters in FACES.items():
+            text = html.unescape(client.get(f"/t/{table_id}/review?deal={deal}", headers={"Accept-Language": lang})
+                                 .get_data(as_text=True))
+            assert not FACES_EN.findall(text), (lang, deal, FACES_EN.findall(text))
+            for rank, suit in faces:
+                assert letters[rank] + suit in text, (lang, deal, rank + suit)
+        checked += 1
+    assert checked, "no review of this session shows a queen or a knave"

@@ -16,7 +16,7 @@ from typing import Any
 from scorekeeper.cards import Card
 from scorekeeper.engine.fishing.grouping import Grouping, Parts, assign_values
 from scorekeeper.engine.fishing.pack import FRENCH_RANKS, card_info
-from scorekeeper.engine.fishing.packing import Packing, groups_by_first
+from scorekeeper.engine.fishing.packing import Packing, add_each, groups_by_first
 from scorekeeper.engine.fishing.schemes import SUIT_ORDER, ValueScheme, capture_values
 from scorekeeper.engine.fishing.search import kind_groups, kinds_of, partition, solve_kinds
 
@@ -70,12 +70,7 @@ def _totals(state: int, least: int, specials: Sequence[tuple[int, int, list[int]
         if not sums & (sums - 1):
             bits <<= sums.bit_length() - 1
             continue
-        out = 0
-        while sums:
-            low = sums & -sums
-            out |= bits << (low.bit_length() - 1)
-            sums ^= low
-        bits = out
+        bits = add_each(bits, sums)
     return bits
 
 

@@ -108,3 +108,14 @@ def sized_groups_by_first(values: Sequence[tuple[int, ...]], packing: Packing, v
     for groups in sized:
         groups.sort(key=lambda sp: sp[0])
     return sized
+
+
+def add_each(bits: int, sums: int) -> int:
+    """The totals ``bits`` (bit t: total t) with one more part added that may count any total in
+    ``sums``, as bits: one shift per possible total, OR-ed together."""
+    out = 0
+    while sums:
+        low = sums & -sums
+        out |= bits << (low.bit_length() - 1)
+        sums ^= low
+    return out

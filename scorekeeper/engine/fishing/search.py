@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from scorekeeper.cards import Card
 from scorekeeper.engine.fishing.grouping import Grouping, Parts, assign_values
-from scorekeeper.engine.fishing.packing import Packing, groups_by_first
+from scorekeeper.engine.fishing.packing import Packing, add_each, groups_by_first
 from scorekeeper.engine.fishing.schemes import ValueScheme, card_sort_key
 
 # --- The partition search (claimed captures) -------------------------------------------------
@@ -55,12 +55,7 @@ class _Totals:
             if not sums & (sums - 1):  # one possible sum: a plain shift
                 bits <<= sums.bit_length() - 1
                 continue
-            out = 0
-            while sums:
-                low = sums & -sums
-                out |= bits << (low.bit_length() - 1)
-                sums ^= low
-            bits = out
+            bits = add_each(bits, sums)
         return bool(bits & self.multiples)
 
 

@@ -22,7 +22,7 @@ from flask_babel import ngettext
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, Card, NotationError, parse_card
 from scorekeeper.engine.base import MalformedEvent, RuleViolation
 from scorekeeper.engine.muggins import DEAL_TABLE, PACK, Muggins, MugginsState, placements_for
-from scorekeeper.localize import card_words, localize
+from scorekeeper.localize import card_face, card_words, localize
 from scorekeeper.web import asset
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register
@@ -123,7 +123,7 @@ def status(state: Mapping[str, Any], raw: MugginsState, names: Sequence[str], se
         notes.append(_("The draw pile is empty: turn the discard pile over first, without shuffling."))
     if state["next_card"]:
         notes.append(_("The next card is %(card)s (the pile was turned over, so its order is known).",
-                       card=parse_card(state["next_card"]).pretty()))
+                       card=_pretty(state["next_card"])))
     return {"headline": headline, "notes": notes}
 
 
@@ -308,11 +308,11 @@ def compose(rules: Muggins, raw: MugginsState, state: Mapping[str, Any], names: 
         out["rule"] = getattr(exc, "rule", None)
         return out
     out["card"] = str(card)
-    out["pretty"] = card.pretty()
+    out["pretty"] = card_face(str(card))
     # Marking the right pile hands whoever records the card the answer, so a real muggins would
     # rarely be caught: only a coached table (the engine's ``coach`` option) shows it.
     out["destinations"] = destinations(state, names, mover, card, correct if out["coach"] else [])
-    out["question"] = _("Where did %(name)s put the %(card)s? Tap that pile.", name=names[mover], card=card.pretty())
+    out["question"] = _("Where did %(name)s put the %(card)s? Tap that pile.", name=names[mover], card=_pretty(str(card)))
     out["right"] = [d["label"] for d in out["destinations"].values() if d["correct"]]
     return out
 
@@ -322,7 +322,7 @@ def destinations(state: Mapping[str, Any], names: Sequence[str], mover: int, car
     """Every pile the card can be put on, keyed ``m<i>`` (muggins pile) or ``p<seat>`` (a player's
     discard pile), each with the JSON ``to`` the form sends and whether it is the right place."""
     result: dict[str, dict[str, Any]] = {}
-    pretty = card.pretty()
+    pretty = _pretty(str(card))
 
     def add(key: str, to: dict[str, Any], label: str, top: str | None) -> None:
         right = to in correct
