@@ -195,7 +195,7 @@ _GUARD = sum(1 << (_FIELD * (i + 1) - 1) for i in range(40))
 
 _SMALL_CLAIM = 6  # claims of up to this many cards skip the totals condition
 _PRUNE_AFTER = 48  # dead states met before every state is also checked against its totals
-_Totals = tuple[int, list[tuple[int, int, list[int]]], int, dict[int, int]]  # see _solve_pruned
+_Totals = tuple[int, list[tuple[int, int, list[int]]], int, dict[int, int]]  # see _solve
 
 
 class _Hard(Exception):
@@ -206,24 +206,30 @@ def _cover(start: int, by_top: Sequence[Sequence[int]], totals: _Totals) -> list
     """Groups (packed, in the order chosen) that exactly cover ``start``, or None: depth first,
     the biggest kind left covered first, memoised on the states that failed.
 
-    A hard claim goes on with each new state's totals checked too (``_solve_pruned``), keeping
+    A hard claim goes on with each new state's totals checked too (``_solve`` with ``totals``), keeping
     the dead states found so far: the same order, so the same groups when some are found."""
     chosen: list[int] = []
     failed: set[int] = set()
     try:
         if not _PRUNE_AFTER:  # every claim a hard one (the tests run the pruned search so)
             raise _Hard
-        found = _solve(start, by_top, failed, chosen)
+        found = _solve(start, 0, by_top, failed, chosen, None)
     except _Hard:
         chosen.clear()
-        found = _solve_pruned(start, totals[0], by_top, failed, chosen, totals)
+        found = _solve(start, totals[0], by_top, failed, chosen, totals)
     if found:
         chosen.reverse()
         return chosen
     return None
 
 
-def _solve(state: int, by_top: Sequence[Sequence[int]], failed: set[int], chosen: list[int]) -> bool:
+def _solve(state: int, least: int, by_top: Sequence[Sequence[int]], failed: set[int], chosen: list[int],
+           totals: _Totals | None) -> bool:
+    """Depth first, memoised on the states that failed. Without ``totals``: the plain search, which
+    gives up (``_Hard``) after _PRUNE_AFTER dead states. With them (a hard claim) each new state
+    whose cards can make no total divisible by the value is dropped at once (with cards of two
+    values, a group that counted one the wrong way leaves such a state); ``least`` is the state's
+    total of smallest values, ``least_of`` each group's."""
     # A module function, not a closure: a recursive closure is a reference cycle per call.
     guard = _GUARD
     for group in by_top[(state.bit_length() - 1) // _FIELD]:
@@ -234,36 +240,18 @@ def _solve(state: int, by_top: Sequence[Sequence[int]], failed: set[int], chosen
                 chosen.append(group)
                 return True
             if rest not in failed:
-                if _solve(rest, by_top, failed, chosen):
+                left = 0
+                if totals is not None:
+                    left = least - totals[3][group]
+                    if not _totals(rest, left, totals[1]) & totals[2]:
+                        failed.add(rest)
+                        continue
+                if _solve(rest, left, by_top, failed, chosen, totals):
                     chosen.append(group)
                     return True
                 failed.add(rest)
-                if len(failed) > _PRUNE_AFTER:
+                if totals is None and len(failed) > _PRUNE_AFTER:
                     raise _Hard
-    return False
-
-
-def _solve_pruned(state: int, least: int, by_top: Sequence[Sequence[int]], failed: set[int],
-                  chosen: list[int], totals: _Totals) -> bool:
-    """``_solve`` that drops a state whose cards can make no total divisible by the value (with
-    cards of two values, a group that counted one the wrong way leaves such a state). ``least``:
-    the state's total of smallest values; ``least_of`` gives each group's."""
-    guard = _GUARD
-    _, specials, multiples, least_of = totals
-    for group in by_top[(state.bit_length() - 1) // _FIELD]:
-        rest = (state | guard) - group
-        if rest & guard == guard:
-            rest ^= guard
-            if not rest:
-                chosen.append(group)
-                return True
-            if rest not in failed:
-                left = least - least_of[group]
-                if _totals(rest, left, specials) & multiples and \
-                        _solve_pruned(rest, left, by_top, failed, chosen, totals):
-                    chosen.append(group)
-                    return True
-                failed.add(rest)
     return False
 
 
