@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import scorekeeper.schemas  # noqa: F401 - put back after each phone start (it swaps it out)
+import scorekeeper.web.api  # noqa: F401 - imported first, so it binds the real shape check, not the phone's
 from scorekeeper.offline import carry, phone
 from scorekeeper.service import cache, facts_cache
 
