@@ -11,6 +11,7 @@ engine before it counts as carried. A table that cannot be carried is kept whole
 
 from __future__ import annotations
 
+import base64
 import json
 import sqlite3
 import zlib
@@ -35,7 +36,11 @@ def schema_mark() -> int:
 
 
 def mark_of(connection: sqlite3.Connection) -> int:
-    return int(connection.execute("PRAGMA user_version").fetchone()[0])
+    """The copy's schema mark; -1 for bytes SQLite cannot read (carried over, i.e. kept whole)."""
+    try:
+        return int(connection.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.DatabaseError:
+        return -1
 
 
 def set_mark(connection: sqlite3.Connection) -> None:
@@ -66,11 +71,19 @@ def carry_over(old: sqlite3.Connection) -> list[str]:
     from scorekeeper import service
 
     old.row_factory = sqlite3.Row
-    names = _names(old)
     kept: list[str] = []
-    if "tables" not in names:
-        return kept
-    for table_row in old.execute("SELECT * FROM tables").fetchall():
+    try:
+        names = _names(old)
+        tables = old.execute("SELECT * FROM tables").fetchall() if "tables" in names else []
+    except sqlite3.DatabaseError as exc:
+        # Not a database this SQLite can read: the bytes are kept as they were, for download.
+        whole = old.serialize()
+        copy_id = f"copy-{zlib.crc32(whole):08x}"
+        marks.keep(copy_id, "?", [], f"{type(exc).__name__}: {exc}",
+                   {"database_base64": base64.b64encode(whole).decode()})
+        db.session.commit()
+        return [copy_id]
+    for table_row in tables:
         table_id = table_row["id"]
         rows = {"tables": [dict(table_row)]}
         for name in STORE[1:]:

@@ -276,6 +276,7 @@ def test_the_phones_own_pages_fit_a_phone(live_app: tuple[str, object], phones: 
     from urllib.parse import urlsplit
 
     import scorekeeper.schemas
+    import scorekeeper.web.api  # noqa: F401 - binds the real shape check before the phone's start swaps it out
     from scorekeeper.offline import build, phone
     from scorekeeper.service import cache, facts_cache
 

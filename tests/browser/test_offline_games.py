@@ -295,6 +295,7 @@ def test_a_copy_saved_by_an_older_build_is_carried_over_under_pyodide(
     from urllib.parse import urlencode, urlsplit
 
     import scorekeeper.schemas
+    import scorekeeper.web.api  # noqa: F401 - binds the real shape check before the phone's start swaps it out
     from scorekeeper.offline import phone as phone_app
     from scorekeeper.service import cache, facts_cache
 

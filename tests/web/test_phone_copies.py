@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import scorekeeper.schemas  # noqa: F401 - put back after each phone start (it swaps it out)
+import scorekeeper.web.api  # noqa: F401 - imported first, so it binds the real shape check, not the phone's
 from scorekeeper.offline import carry, phone
 from scorekeeper.service import cache, facts_cache
 
@@ -124,3 +125,17 @@ def test_a_table_put_on_the_server_turns_read_only_and_links_there(on_phone: Any
     database, cookie = phone.snapshot()
     on_phone(database, cookie)
     assert 'id="moved-to"' in ask("GET", f"/t/{mulle}")[2]
+
+
+def test_a_copy_sqlite_cannot_read_is_kept_whole_and_the_phone_starts(on_phone: Any) -> None:
+    import base64
+    import json
+
+    garbage = b"not a database, perhaps half written by a crashed build " * 80
+    on_phone(garbage, None)
+    home = ask("GET", "/")[2]
+    found = re.search(r'data-kept="(copy-[0-9a-f]{8})"', home)
+    assert found and "DatabaseError" in home
+    status, _, kept = ask("GET", f"/kept/{found[1]}.json")
+    assert status == 200 and base64.b64decode(json.loads(kept)["database_base64"]) == garbage
+    new_table()                                      # and the phone keeps tables again
