@@ -9,7 +9,7 @@ game's table in every phase a simulated session passes through (tests/browser/sc
 history, review and dispute desk, the home page, the rule books, the import and error pages —
 at 390 and 320 CSS px, in the three languages.
 
-A word's rendering is read with ``Range.getClientRects``: a word whose pieces sit on two lines was
+A tap target (button, card, rank, choice) is at least 24×24 CSS px. A word's rendering is read with ``Range.getClientRects``: a word whose pieces sit on two lines was
 broken (a spelt-out link is no word). A box may scroll sideways inside itself only if it is a
 score table (app.css makes wide ones do so on purpose) or is marked ``data-scrolls``.
 ``SWEEP_SHOTS=dir`` saves a screenshot of every page looked at, for a person to look too.
@@ -67,6 +67,13 @@ CHECK = r"""
         && el.getClientRects().length && !el.closest(hidden)) {
       out.push(`scrolls sideways inside (${el.scrollWidth} px in ${el.clientWidth}): ${name(el)}`);
     }
+  }
+  // A tap target squeezed below 24×24 CSS px (WCAG 2.5.8) by a layout that went wrong: the
+  // whole pack's grid in a flex or grid box not meant for it drew 8 px wide cards.
+  for (const el of document.body.querySelectorAll('button, a.button, summary, label[data-card], label[data-rank], label.choice')) {
+    if (el.closest(hidden) || !el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 23.5 || r.height < 23.5) out.push(`tap target too small (${Math.round(r.width)}×${Math.round(r.height)} px): ${name(el)}`);
   }
   const cut = new Set();
   for (const el of document.body.querySelectorAll('*')) {
