@@ -431,3 +431,87 @@ def test_mulatschak_cut_or_knock_in_swedish_and_german_at_320(phones: Callable[.
     expect(phone.page.locator("#decision .mu-bid button.mu-pass")).to_be_visible()
     reopen(phone)
     phone.done()
+
+
+# --- Tally modes, and Mousel's revoke review -------------------------------------------------------
+
+def _start(phone: Phone, decision: str) -> None:
+    """A long form (a deal's facts in tally mode) starts on the first screen: nothing above it but
+    the headers, its first controls in view unscrolled. (It is filled top to bottom like any form;
+    only its top must need no scroll.)"""
+    page = phone.page
+    phone.quiet()
+    form = page.locator(decision)
+    assert form.count() == 1, f"{phone.step}: {form.count()} {decision}"
+    first = form.locator("button, label, select, input:not([type=hidden])").first
+    for where in first.evaluate(OFF_SCREEN, True):
+        phone.misses.append(f"{phone.step}: the form's first control {where}")
+    if page.evaluate("scrollY"):
+        phone.misses.append(f"{phone.step}: the page is scrolled")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, NARROW], ids=["390", "320"])
+def test_mulle_tally_pegs_on_the_first_screen(phones: Callable[..., Phone], live_server: str,
+                                              viewport: dict[str, int]) -> None:
+    """Mulle's tally mode: every pegging button of both sides and the deal's button in view, after
+    every peg too."""
+    phone = phones(viewport)
+    table = api(live_server, "/api/v1/tables", {"game": "mulle", "players": ["Anna", "Bo"], "mode": "tally"})
+    page = phone.page
+    page.goto(table["join_url"])
+    page.get_by_role("button", name="Anna", exact=True).click()
+    expect(page.locator(".table-head .meta")).to_contain_text("Anna")
+    phone.decision = "#decision"
+    if page.locator("#invite[open]").count():
+        phone.tap(page.locator("#invite > summary"), "fold the invite", table=False)
+    phone.step = "opened"
+    phone.look(table=False)
+    phone.tap(page.locator("#decision .ml-newdeal button[type=submit]"), "mark the first deal", table=False)
+    for side, what in ((1, "mulle"), (0, "ace"), (1, "ten_of_diamonds"), (0, "tabbe")):
+        phone.tap(page.locator(f"#decision form.t{side} button[value={what}]"), f"side {side}: {what}", table=False)
+    reopen(phone, table=False)
+    expect(page.locator("#last-move")).to_contain_text("Anna")
+    phone.done()
+
+
+@pytest.mark.parametrize("game, players", [("kasino", 3), ("mousel", 4), ("mulatschak", 3), ("muggins", 4)])
+@pytest.mark.parametrize("viewport", [PHONE, NARROW], ids=["390", "320"])
+def test_a_tally_form_starts_on_the_first_screen(phones: Callable[..., Phone], live_server: str,
+                                                 viewport: dict[str, int], game: str, players: int) -> None:
+    """Every other game's tally mode: the deal's form (Muggins: who won) comes first, unscrolled."""
+    phone = phones(viewport)
+    names = ["Anna", "Bo", "Cleo", "Dora"][:players]
+    table = api(live_server, "/api/v1/tables", {"game": game, "players": names, "mode": "tally"})
+    page = phone.page
+    page.goto(table["join_url"])
+    page.get_by_role("button", name="Anna", exact=True).click()
+    expect(page.locator(".table-head .meta")).to_contain_text("Anna")
+    phone.decision = "#decision"
+    if page.locator("#invite[open]").count():
+        page.locator("#invite > summary").click()
+    phone.step = "opened"
+    if game == "muggins":
+        phone.look(table=False)                         # a few buttons: all of them in view
+    else:
+        _start(phone, "#decision")
+    phone.done()
+
+
+def test_mousels_revoke_review_on_the_first_screen(phones: Callable[..., Phone], live_server: str) -> None:
+    """All tricks played and a revoke to check: the evidence's Confirm and Dismiss are the decision
+    of the moment, on the first screen (they were under the deal, "see below")."""
+    phone = phones(PHONE)
+    table_id, token = _sit(phone, live_server, "mousel", {}, ["Anna", "Bo"], decision="#decision")
+    plays = [(0, "7S"), (1, "8D"), (0, "AC"), (1, "9S")]
+    for event in [{"type": "deal", "dealer": 0}, {"type": "turn_up", "card": "7H"}, {"type": "take", "player": 0},
+                  {"type": "exchange", "player": 0, "count": 0}, {"type": "exchange", "player": 1, "count": 0},
+                  {"type": "discard", "player": 0}, *({"type": "play", "player": p, "card": c} for p, c in plays)]:
+        api(live_server, f"/api/v1/tables/{table_id}/events", event, token)
+    page = phone.page
+    phone.decision = ".ms-revokes"
+    reopen(phone, table=False)
+    expect(page.locator(".ms-revokes button[value=confirm]")).to_be_visible()
+    phone.decision = "#decision"                   # then the next deal's button
+    phone.tap(page.locator(".ms-revokes button[value=confirm]"), "confirm the revoke", table=False)
+    expect(page.locator(".ms-revokes button[value=confirm]")).to_have_count(0)
+    phone.done()
