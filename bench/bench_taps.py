@@ -383,6 +383,43 @@ def tricks(browser: Any, base: str, report: dict[str, Count]) -> None:
         pad("2 typed points", typed)
 
 
+def kasino_deals(browser: Any, base: str, report: dict[str, Count]) -> None:
+    """Kasino's deal form on a fresh table (issue 26: it sat under the scores, one scroll down),
+    and a Dragkasino move with the card drawn entered (Confirm was one scroll down)."""
+    p = new_phone(browser, base, "kasino", ["Anna", "Bo"])
+    ks = Phases(report, p, "Kasino, 2 players")
+
+    def deal() -> None:
+        p.select(p.page.get_by_label("Dealer"), "1")
+        for code in ("3H", "5S", "8D", "KC"):
+            p.deal_card(code)
+        p.tap(p.page.get_by_role("button", name="Start the deal"))
+        p.page.get_by_text("Your turn, Anna!").wait_for()
+    ks("the deal (dealer + 4 table cards + start)", deal)
+
+    dk = Phases(report, p, "Dragkasino, 2 players")
+    drag = api(base, "/api/v1/tables", {"game": "kasino", "players": ["Anna", "Bo"], "options": {"variant": "drag"}})
+    api(base, f"/api/v1/tables/{drag['id']}/events", {"type": "deal", "dealer": 1, "table": ["3H", "5S", "8D", "KC"]},
+        drag["write_token"])
+    p.page.goto(drag["join_url"])
+    p.page.get_by_role("button", name="Anna", exact=True).click()
+    live(p.page)
+    if p.has("#invite[open]"):
+        p.page.locator("#invite > summary").click()
+    p.reset()
+
+    def move_with_draw() -> None:
+        p.played("8C")
+        for code in ("3H", "5S", "8D"):
+            p.taken(code)
+        p.tap(p.page.locator(".ks-drawn > summary"))
+        p.tap(p.page.locator("#draw-chooser [data-rank='7']"))
+        p.tap(p.page.locator("#draw-chooser [data-card='7C']"))
+        p.confirm()
+        p.result(".ks-just")
+    dk("a capture k=3 and the card drawn", move_with_draw)
+
+
 def main() -> None:
     base, server = serve()
     report: dict[str, Count] = {}
@@ -391,6 +428,7 @@ def main() -> None:
                                      args=["--headless", "--no-sandbox", "--disable-gpu"])
         fishing(browser, base, report)
         tricks(browser, base, report)
+        kasino_deals(browser, base, report)
         browser.close()
     server.shutdown()
     print(f"Taps and scrolls per action on a {VIEWPORT['width']}×{VIEWPORT['height']} viewport")

@@ -2,7 +2,9 @@
 
 A field's name may carry a type suffix so forms work without JavaScript:
 ``side:int`` → int, ``capture:list`` → list of strings (repeated fields or one text split on
-spaces and commas), ``flag:bool`` → bool, ``data:json`` → parsed JSON. Other fields are text.
+spaces and commas), ``flag:bool`` → bool, ``data:json`` → parsed JSON, ``draw:opt`` → text, left
+out when blank (the typed field of an optional card: Dragkasino's card drawn, which the engine
+reads as a card when present). Other fields are text.
 
 A dotted name builds nested objects and lists, so a form can send one object per side:
 ``sides.0.cards:int`` → ``{"sides": [{"cards": …}]}`` (a number segment is a list index; a list
@@ -38,6 +40,8 @@ def event_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
             raise TableError(400, "bad_request", f"the field {name[:40]!r}… has more than {MAX_PARTS} dotted parts")
         values = form.getlist(raw_key)
         try:
+            if kind == "opt" and not any(v.strip() for v in values):
+                continue
             if len(path) == 1:
                 _put(event, path, _convert(kind, values))
             elif "*" in path:

@@ -10,9 +10,12 @@ def fits_the_phone(page: Page) -> bool:
 
 
 def tap_card(page: Page, name: str, code: str) -> None:
-    """Tap a card in the chooser: its rank, then its suit (the radio hides behind the card face)."""
-    page.locator(f"#card-chooser [data-rank='{code[:-1]}']").click()
-    page.locator(f"label.pick:has(input[name='{name}'][value='{code}'])").click()
+    """Tap a card: in the chooser (the setup's) its rank, then its suit; in the whole pack's grid
+    (the card turned) the card itself. The radio hides behind the face."""
+    rank = page.locator(f"#card-chooser [data-rank='{code[:-1]}']")
+    if rank.count():
+        rank.click()
+    page.locator(f"label:has(> input[name='{name}'][value='{code}'])").click()
 
 
 def test_a_short_game_with_a_muggins_penalty(browser: Browser, live_server: str, playwright: Playwright) -> None:

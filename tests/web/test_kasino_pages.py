@@ -321,6 +321,23 @@ def test_dragkasino_shows_the_stock_and_takes_the_drawn_card(sqlite_app: Flask) 
     assert "38 cards left in the stock" in words(back)
 
 
+def test_dragkasino_a_move_with_no_card_drawn_entered(sqlite_app: Flask) -> None:
+    """The drawn card is optional: its typed field, sent blank by every move that leaves it out,
+    is no card (it was read as one: "empty card", and every such move was refused)."""
+    client = sqlite_app.test_client()
+    table = api_table(client, [{"type": "deal", "dealer": 1, "table": ["3H", "5S", "8D", "KC"]}], variant="drag")
+    html = sheet(client, table["id"])
+    typed = Page(html).find("input", name="draw:opt")
+    assert typed and not Page(html).find("input", type=None, name="draw")
+    move = {"type": "play", "player:int": "0", "expected_seq": "1", "card": "2H", "card-rank": "2", "draw:opt": ""}
+    assert "✔" in preview(client, table["id"], move)
+    assert "✔" in preview(client, table["id"], {**move, "draw": "7C"})
+    assert "✔" in preview(client, table["id"], {**move, "draw:opt": "7c"})                # typed
+    assert "KASINO-COMP-1" in preview(client, table["id"], {**move, "draw:opt": "2H"})  # read as a card
+    post(client, table["id"], move)
+    assert "Anna: 2♥ trailed" in words(sheet(client, table["id"]))
+
+
 def test_a_watcher_sees_the_table_but_no_controls(sqlite_app: Flask) -> None:
     owner = sqlite_app.test_client()
     table = api_table(owner, MISSED_TABBE, players=3, variant="misar")
