@@ -114,19 +114,76 @@ self.fetch = (input, init) => {
 self.phoneBoot = {};
 function stage(name) { self.phoneBoot[name] = Math.round(performance.now() - self.phoneBoot.t0); }
 
+// A start restores Pyodide's memory as it was once the app was made (phone.prepare(): imported,
+// templates compiled, no table in it), taken on this phone at its first start and kept in the
+// phone's cache, so it goes when the build does. Without it a start is Pyodide's own (7 s on a
+// slow phone) and the app's import (5 s); with it, a copy of memory.
+const SNAPSHOT = PHONE_BASE + "memory-snapshot";
+
 async function boot() {
   self.phoneBoot = { t0: performance.now() };
-  const py = await loadPyodide({ indexURL: PHONE_BASE, createPyodideModule, packages: [] });
+  const [site, code, saved, snapshot] = await Promise.all([bytesOf("site.pack"), bytesOf("app.pack"), load(), storedSnapshot()]);
+  stage("read");
+  let py = snapshot && await startPyodide(snapshot).catch(() => dropSnapshot());
+  const restored = Boolean(py);
+  py = py || await startPyodide(null);
   stage("pyodide");
-  const [site, code, saved] = await Promise.all([bytesOf("site.zip"), bytesOf("app.zip"), load()]);
-  py.unpackArchive(site, "zip", { extractDir: "/lib/site" });
-  py.unpackArchive(code, "zip", { extractDir: "/lib/app" });
-  py.runPython("import sys; sys.path[:0] = ['/lib/app', '/lib/site']");
+  unpack(py, site, "/lib/site");
+  unpack(py, code, "/lib/app");
   stage("unpacked");
+  if (!restored) {
+    py.runPython("import sys; sys.path[:0] = ['/lib/app', '/lib/site']");
+    py.pyimport("scorekeeper.offline.phone").prepare();
+    keepSnapshot(py.makeMemorySnapshot());
+    stage("prepared");
+  }
   const entry = py.pyimport("scorekeeper.offline.phone");
   entry.open_phone(saved ? saved.db : null, saved ? saved.cookie : null, self.location.host);
   stage("ready");
   return { py, entry };
+}
+
+function startPyodide(snapshot) {
+  const options = { indexURL: PHONE_BASE, packages: [], createPyodideModule };
+  if (!snapshot) return loadPyodide({ ...options, _makeSnapshot: true });
+  // The snapshot is the whole memory: grow Pyodide's to its size before it is copied in.
+  const size = snapshot.length - new Uint32Array(snapshot.buffer, snapshot.byteOffset, 2)[1];
+  const grown = (settings) => createPyodideModule(settings).then((module) => { module.growMemory(size); return module; });
+  return loadPyodide({ ...options, createPyodideModule: grown, _loadSnapshot: snapshot });
+}
+
+async function storedSnapshot() {
+  const hit = await (await caches.open(PHONE_CACHE)).match(SNAPSHOT);
+  return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+}
+
+function keepSnapshot(snapshot) {
+  caches.open(PHONE_CACHE).then((cache) => cache.put(SNAPSHOT, new Response(snapshot)))
+    .then(() => stage("snapshotStored"), () => undefined);
+}
+
+async function dropSnapshot() {
+  await (await caches.open(PHONE_CACHE)).delete(SNAPSHOT);
+  return null;
+}
+
+// A pack (scorekeeper/offline/precompile.mjs): a 4-byte length, a JSON list [[path, size], ...]
+// that long, then the files, laid out here with no unzipping.
+function unpack(py, bytes, dir) {
+  const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
+  const index = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
+  const made = new Set();
+  let at = 4 + length;
+  for (const [name, size] of index) {
+    const path = dir + "/" + name;
+    const parent = path.slice(0, path.lastIndexOf("/"));
+    if (!made.has(parent)) {
+      py.FS.mkdirTree(parent);
+      made.add(parent);
+    }
+    py.FS.writeFile(path, bytes.subarray(at, at + size), { canOwn: true });
+    at += size;
+  }
 }
 // For the bench and the tests: start the phone's app without a page request.
 self.phoneStart = () => app().then(() => self.phoneBoot, (error) => ({ error: String(error) }));

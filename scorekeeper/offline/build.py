@@ -23,6 +23,7 @@ from scorekeeper.paths import PACKAGE, STATIC, TEMPLATES
 
 ROOT = PACKAGE.parent
 OUT = ROOT / "build" / "offline"
+SOURCES = ROOT / "build" / "phone-sources"  # the zips of source, compiled into OUT's packs (precompile.mjs)
 # Compiled, or not needed on the phone: the app imports them only for what the phone never does
 # (serving under gunicorn, PostgreSQL, the OpenAPI schema) or a stand-in in site/ takes their place.
 LEFT_OUT = {"scorekeeper", "gunicorn", "orjson", "brotli", "brotlicffi", "pydantic", "pydantic-core",
@@ -30,7 +31,7 @@ LEFT_OUT = {"scorekeeper", "gunicorn", "orjson", "brotli", "brotlicffi", "pydant
             "backports-zstd", "importlib-metadata", "tomli", "inspect2"}
 # Served under /offline/ and stored by the phone (templates/sw.js): Pyodide's files, then ours.
 OFFLINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
-                 "site.zip", "app.zip")
+                 "site.pack", "app.pack")
 STAMP = (2020, 1, 1, 0, 0, 0)
 # Only what the phone's pages read: babel's data for our three languages, no time-zone database
 # (the app keeps times in UTC), no alembic migrations' templates (the phone never migrates).
@@ -128,8 +129,8 @@ def version(out: Path = OUT) -> str | None:
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "all"
     if what in ("site", "all"):
-        print(f"site.zip {write_zip(OUT / 'site.zip', site_files()) / 1024:.0f} kB (source)", file=sys.stderr)
+        print(f"site.zip {write_zip(SOURCES / 'site.zip', site_files()) / 1024:.0f} kB (source)", file=sys.stderr)
     if what in ("app", "all"):
-        print(f"app.zip {write_zip(OUT / 'app.zip', app_files()) / 1024:.0f} kB (source)", file=sys.stderr)
+        print(f"app.zip {write_zip(SOURCES / 'app.zip', app_files()) / 1024:.0f} kB (source)", file=sys.stderr)
     if what in ("version", "all"):
         write_version()

@@ -31,11 +31,14 @@ def _without_schemas() -> None:
     sys.modules["scorekeeper.schemas"] = module
 
 
-def open_phone(database: Any, cookie: Any, host: str) -> None:
-    """Start the app on the last snapshot (IndexedDB's Uint8Array and cookie, or nulls)."""
-    database = database.to_bytes() if hasattr(database, "to_bytes") else None
-    cookie = cookie if isinstance(cookie, str) else None
+def prepare() -> None:
+    """Everything of a start that holds no table: the app imported and made, its empty database,
+    its templates compiled and the three languages' catalogues and locale data read. The service
+    worker takes Pyodide's memory snapshot right after this (``templates/sw.js``), so a later
+    start restores it instead of doing it again; nothing of a table is in memory yet."""
     _without_schemas()
+    import sqlalchemy.orm
+
     from scorekeeper import create_app
     from scorekeeper.extensions import db
 
@@ -49,6 +52,34 @@ def open_phone(database: Any, cookie: Any, host: str) -> None:
         "RATELIMIT_ENABLED": False,
         "STATIC_MAX_AGE": 0,
     })
+    with app.app_context():
+        db.create_all()
+        empty = db.engine.raw_connection().driver_connection.serialize()
+    sqlalchemy.orm.configure_mappers()
+    for name in app.jinja_env.list_templates():
+        if name.endswith(".html"):
+            app.jinja_env.get_template(name)
+    client = app.test_client()
+    for lang in ("en", "sv", "de"):  # pages with no table: the code paths and catalogues warm
+        client.get("/", headers={"Accept-Language": lang}, base_url=f"http://phone{PREFIX}/")
+        client.get("/rules/mulle", query_string={"lang": lang}, base_url=f"http://phone{PREFIX}/")
+    with app.app_context():
+        db.engine.raw_connection().driver_connection.deserialize(empty)
+    _state.update(app=app)
+
+
+def open_phone(database: Any, cookie: Any, host: str) -> None:
+    """Start the app on the last snapshot (IndexedDB's Uint8Array and cookie, or nulls)."""
+    import random
+
+    from scorekeeper.extensions import db
+
+    database = database.to_bytes() if hasattr(database, "to_bytes") else None
+    cookie = cookie if isinstance(cookie, str) else None
+    if "app" not in _state:
+        prepare()
+    random.seed()  # a start from the memory snapshot would otherwise draw what every phone draws
+    app = _state["app"]
     with app.app_context():
         connection = db.engine.raw_connection().driver_connection
         if database:
