@@ -128,8 +128,12 @@ async function boot() {
   const restored = Boolean(py);
   py = py || await startPyodide(null);
   stage("pyodide");
-  unpack(py, site, "/lib/site");
-  unpack(py, code, "/lib/app");
+  // After a restore the modules already imported are in memory: only the rest is laid out (data
+  // files, templates, what a page may still import), a tenth of the files.
+  const imported = new Set(restored ? py.runPython(
+    "import sys; [m.__file__ for m in list(sys.modules.values()) if getattr(m, '__file__', None)]").toJs() : []);
+  unpack(py, site, "/lib/site", imported);
+  unpack(py, code, "/lib/app", imported);
   stage("unpacked");
   if (!restored) {
     py.runPython("import sys; sys.path[:0] = ['/lib/app', '/lib/site']");
@@ -169,20 +173,21 @@ async function dropSnapshot() {
 
 // A pack (scorekeeper/offline/precompile.mjs): a 4-byte length, a JSON list [[path, size], ...]
 // that long, then the files, laid out here with no unzipping.
-function unpack(py, bytes, dir) {
+function unpack(py, bytes, dir, skip) {
   const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
   const index = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
   const made = new Set();
   let at = 4 + length;
   for (const [name, size] of index) {
     const path = dir + "/" + name;
+    at += size;
+    if (skip.has(path)) continue;
     const parent = path.slice(0, path.lastIndexOf("/"));
     if (!made.has(parent)) {
       py.FS.mkdirTree(parent);
       made.add(parent);
     }
-    py.FS.writeFile(path, bytes.subarray(at, at + size), { canOwn: true });
-    at += size;
+    py.FS.writeFile(path, bytes.subarray(at - size, at), { canOwn: true });
   }
 }
 // For the bench and the tests: start the phone's app without a page request.
@@ -218,10 +223,14 @@ async function phone(request, url) {
   }
   if (moving && request.method === "POST") return toServer(loaded, moving[1], url, headers);
   return serially(async () => {
+    const t0 = performance.now();
     const answer = loaded.entry.handle(request.method, path, url.search.slice(1), loaded.py.toPy(headers), body);
     const [status, pairs, data, changed] = answer.toJs();
     answer.destroy();
+    const t1 = performance.now();
     if (changed) await store(loaded.entry);
+    // The last request's times (ms) in the app and storing it — read by bench/bench_offline.py.
+    self.phoneLast = { path, app: Math.round(t1 - t0), stored: Math.round(performance.now() - t1) };
     const location = pairs.find(([k]) => k.toLowerCase() === "location");
     if (location && status >= 300 && status < 400) return Response.redirect(new URL(location[1], url).href, status);
     return new Response([204, 304].includes(status) ? null : data, { status, headers: pairs });

@@ -25,10 +25,12 @@ ROOT = PACKAGE.parent
 OUT = ROOT / "build" / "offline"
 SOURCES = ROOT / "build" / "phone-sources"  # the zips of source, compiled into OUT's packs (precompile.mjs)
 # Compiled, or not needed on the phone: the app imports them only for what the phone never does
-# (serving under gunicorn, PostgreSQL, the OpenAPI schema) or a stand-in in site/ takes their place.
+# (serving under gunicorn and gevent, PostgreSQL, the OpenAPI schema) or a stand-in in site/ takes
+# their place. gevent with zope and cffi was 5 MB of the pack that nothing on the phone imports.
 LEFT_OUT = {"scorekeeper", "gunicorn", "orjson", "brotli", "brotlicffi", "pydantic", "pydantic-core",
             "annotated-types", "typing-inspection", "psycopg", "psycopg-binary", "greenlet",
-            "backports-zstd", "importlib-metadata", "tomli", "inspect2"}
+            "backports-zstd", "importlib-metadata", "tomli", "inspect2",
+            "gevent", "zope-event", "zope-interface", "cffi", "pycparser"}
 # Served under /offline/ and stored by the phone (templates/sw.js): Pyodide's files, then ours.
 OFFLINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
                  "site.pack", "app.pack")

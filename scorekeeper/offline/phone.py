@@ -37,10 +37,14 @@ def prepare() -> None:
     worker takes Pyodide's memory snapshot right after this (``templates/sw.js``), so a later
     start restores it instead of doing it again; nothing of a table is in memory yet."""
     _without_schemas()
+    import importlib
+    import pkgutil
+
     import sqlalchemy.orm
 
     from scorekeeper import create_app
     from scorekeeper.extensions import db
+    from scorekeeper.web import views
 
     app = create_app({
         "SQLALCHEMY_DATABASE_URI": "sqlite://",
@@ -56,6 +60,9 @@ def prepare() -> None:
         db.create_all()
         empty = db.engine.raw_connection().driver_connection.serialize()
     sqlalchemy.orm.configure_mappers()
+    for view in pkgutil.walk_packages(views.__path__, views.__name__ + "."):  # imported on a game's first page
+        importlib.import_module(view.name)
+    _translations_once_a_request(app)
     for name in app.jinja_env.list_templates():
         if name.endswith(".html"):
             app.jinja_env.get_template(name)
@@ -66,6 +73,28 @@ def prepare() -> None:
     with app.app_context():
         db.engine.raw_connection().driver_connection.deserialize(empty)
     _state.update(app=app)
+
+
+def _translations_once_a_request(app: Any) -> None:
+    """The templates' gettext with the request's catalogue looked up once: Flask-Babel finds it
+    again for every string (the locale's name built, the cache searched), a sixth of a sheet's
+    rendering under Pyodide. The locale is chosen once a request (the app never forces another)."""
+    from flask import g
+    from flask_babel import get_translations
+
+    def catalogue() -> Any:
+        found = g.get("_catalogue")
+        if found is None:
+            found = g._catalogue = get_translations()
+        return found
+
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: catalogue().ugettext(s),
+        ngettext=lambda s, p, n: catalogue().ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: catalogue().upgettext(c, s),
+        npgettext=lambda c, s, p, n: catalogue().unpgettext(c, s, p, n),
+    )
 
 
 def open_phone(database: Any, cookie: Any, host: str) -> None:
