@@ -1,18 +1,19 @@
 """A table kept on the phone alone (issue 27): what the phone downloads, a cached start, a verdict.
 
-    .venv/bin/python bench/bench_offline.py [--runs 3] [--throttle 4]
+    .venv/bin/python bench/bench_offline.py [--runs 3] [--throttle 4] [--again 8]
 
 Needs `make offline`. Serves the app on 127.0.0.1, opens it in Chromium (Pixel 7) online once so
-the service worker stores Pyodide and the app, opens a Mulle table kept on the phone, then with
-the page's CPU slowed down `--throttle` times over CDP (Emulation.setCPUThrottlingRate; the
-service worker that runs Pyodide is not reachable that way from Playwright, so it runs at full speed
-on a machine shared with other work):
+the service worker stores Pyodide and the app, opens a Mulle table kept on the phone (the first
+start, which also takes the memory snapshot), then goes offline and slows Chromium's renderer
+processes — the page and the service worker that runs Pyodide — `--throttle` times (see
+Throttle: DevTools' CPU throttling reaches pages only):
 
 * cached start: the service worker stopped (its Python gone), the table page reloaded until
-  its sheet shows — Pyodide's start, the app's import, the snapshot loaded from IndexedDB, the
-  log replayed through the engine, the page rendered. Target ≤ 3 s.
-* a verdict: from a tap to the page settled with the answer — the preview of a selection (✔/✘
-  with the rule) and a confirmed move (stored in IndexedDB before the answer). Target ≤ 150 ms.
+  its sheet shows — the snapshot restored, the files laid out, the saved database opened, the
+  log replayed through the engine, the page rendered. Target <= 3 s.
+* a verdict: from a tap to the page settled with that request's answer — the preview of a
+  selection (✔/✘ with the rule) and a confirmed move (stored in IndexedDB before the answer),
+  the last move undone and made again `--again` times for p50/p95. Target <= 150 ms.
 """
 
 from __future__ import annotations
