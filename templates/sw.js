@@ -117,28 +117,33 @@ function stage(name) { self.phoneBoot[name] = Math.round(performance.now() - sel
 // A start restores Pyodide's memory as it was once the app was made (phone.prepare(): imported,
 // templates compiled, no table in it), taken on this phone at its first start and kept in the
 // phone's cache, so it goes when the build does. Without it a start is Pyodide's own (7 s on a
-// slow phone) and the app's import (5 s); with it, a copy of memory.
+// slow phone) and the app's import (5 s); with it, a copy of memory. Kept with it: a pack of the
+// files the snapshot has not imported (data files, templates, what a page may still import), a
+// tenth of the packs: a restored start reads and lays out only that.
 const SNAPSHOT = PHONE_BASE + "memory-snapshot";
+const SNAPSHOT_FILES = PHONE_BASE + "memory-snapshot-files";
 
 async function boot() {
   self.phoneBoot = { t0: performance.now() };
-  const [site, code, saved, snapshot] = await Promise.all([bytesOf("site.pack"), bytesOf("app.pack"), load(), storedSnapshot()]);
+  const [saved, kept] = await Promise.all([load(), storedSnapshot()]);
   stage("read");
-  let py = snapshot && await startPyodide(snapshot).catch(() => dropSnapshot());
-  const restored = Boolean(py);
-  py = py || await startPyodide(null);
-  stage("pyodide");
-  // After a restore the modules already imported are in memory: only the rest is laid out (data
-  // files, templates, what a page may still import), a tenth of the files.
-  const imported = new Set(restored ? py.runPython(
-    "import sys; [m.__file__ for m in list(sys.modules.values()) if getattr(m, '__file__', None)]").toJs() : []);
-  unpack(py, site, "/lib/site", imported);
-  unpack(py, code, "/lib/app", imported);
-  stage("unpacked");
-  if (!restored) {
+  let py = kept && await startPyodide(kept.snapshot).catch(() => dropSnapshot());
+  if (py) {
+    stage("pyodide");
+    eachFile(kept.files, (name, data) => write(py, "/lib/" + name, data));
+    stage("unpacked");
+  } else {
+    const [site, code] = await Promise.all([bytesOf("site.pack"), bytesOf("app.pack")]);
+    py = await startPyodide(null);
+    stage("pyodide");
+    eachFile(site, (name, data) => write(py, "/lib/site/" + name, data));
+    eachFile(code, (name, data) => write(py, "/lib/app/" + name, data));
+    stage("unpacked");
     py.runPython("import sys; sys.path[:0] = ['/lib/app', '/lib/site']");
     py.pyimport("scorekeeper.offline.phone").prepare();
-    keepSnapshot(py.makeMemorySnapshot());
+    const imported = new Set(py.runPython(
+      "import sys; [m.__file__ for m in list(sys.modules.values()) if getattr(m, '__file__', None)]").toJs());
+    keepSnapshot(py.makeMemorySnapshot(), packOf([[site, "site/"], [code, "app/"]], (name) => !imported.has("/lib/" + name)));
     stage("prepared");
   }
   const entry = py.pyimport("scorekeeper.offline.phone");
@@ -157,39 +162,71 @@ function startPyodide(snapshot) {
 }
 
 async function storedSnapshot() {
-  const hit = await (await caches.open(PHONE_CACHE)).match(SNAPSHOT);
-  return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  const cache = await caches.open(PHONE_CACHE);
+  const [snapshot, files] = await Promise.all([cache.match(SNAPSHOT), cache.match(SNAPSHOT_FILES)]);
+  if (!snapshot || !files) return null;
+  const [memory, rest] = await Promise.all([snapshot.arrayBuffer(), files.arrayBuffer()]);
+  return { snapshot: new Uint8Array(memory), files: new Uint8Array(rest) };
 }
 
-function keepSnapshot(snapshot) {
-  caches.open(PHONE_CACHE).then((cache) => cache.put(SNAPSHOT, new Response(snapshot)))
+function keepSnapshot(snapshot, files) {
+  // The files first: a snapshot is only ever used with its files beside it.
+  caches.open(PHONE_CACHE).then((cache) => cache.put(SNAPSHOT_FILES, new Response(files))
+    .then(() => cache.put(SNAPSHOT, new Response(snapshot))))
     .then(() => stage("snapshotStored"), () => undefined);
 }
 
 async function dropSnapshot() {
-  await (await caches.open(PHONE_CACHE)).delete(SNAPSHOT);
+  const cache = await caches.open(PHONE_CACHE);
+  await Promise.all([cache.delete(SNAPSHOT), cache.delete(SNAPSHOT_FILES)]);
   return null;
 }
 
 // A pack (scorekeeper/offline/precompile.mjs): a 4-byte length, a JSON list [[path, size], ...]
 // that long, then the files, laid out here with no unzipping.
-function unpack(py, bytes, dir, skip) {
-  const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
-  const index = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
-  const made = new Set();
+function eachFile(pack, use) {
+  const length = new DataView(pack.buffer, pack.byteOffset).getUint32(0, true);
   let at = 4 + length;
-  for (const [name, size] of index) {
-    const path = dir + "/" + name;
+  for (const [name, size] of JSON.parse(new TextDecoder().decode(pack.subarray(4, at)))) {
+    use(name, pack.subarray(at, at + size));
     at += size;
-    if (skip.has(path)) continue;
-    const parent = path.slice(0, path.lastIndexOf("/"));
-    if (!made.has(parent)) {
-      py.FS.mkdirTree(parent);
-      made.add(parent);
-    }
-    py.FS.writeFile(path, bytes.subarray(at - size, at), { canOwn: true });
   }
 }
+
+function packOf(packs, keep) {
+  const index = [];
+  const parts = [];
+  for (const [pack, prefix] of packs) {
+    eachFile(pack, (name, data) => {
+      if (!keep(prefix + name)) return;
+      index.push([prefix + name, data.length]);
+      parts.push(data);
+    });
+  }
+  const head = new TextEncoder().encode(JSON.stringify(index));
+  const out = new Uint8Array(4 + head.length + parts.reduce((sum, part) => sum + part.length, 0));
+  new DataView(out.buffer).setUint32(0, head.length, true);
+  out.set(head, 4);
+  let at = 4 + head.length;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+const madeDirs = new WeakMap();
+function write(py, path, data) {
+  const made = madeDirs.get(py) || new Set();
+  madeDirs.set(py, made);
+  const parent = path.slice(0, path.lastIndexOf("/"));
+  if (!made.has(parent)) {
+    py.FS.mkdirTree(parent);
+    made.add(parent);
+  }
+  py.FS.writeFile(path, data, { canOwn: true });
+}
+
 // For the bench and the tests: start the phone's app without a page request.
 self.phoneStart = () => app().then(() => self.phoneBoot, (error) => ({ error: String(error) }));
 
