@@ -184,7 +184,7 @@ def main() -> None:
         context.set_offline(True)
 
         worker = context.service_workers[0]
-        while "snapshotStored" not in worker.evaluate("self.phoneBoot"):
+        while "prepared" in worker.evaluate("self.phoneBoot") and "snapshotStored" not in worker.evaluate("self.phoneBoot"):
             time.sleep(0.2)  # the first start's memory snapshot is written to the cache
         print(f"  stages inside the worker (ms from its start): {json.dumps(worker.evaluate('self.phoneBoot'))}")
         throttle = Throttle(args.throttle).__enter__()
@@ -238,8 +238,9 @@ def main() -> None:
         if undos:
             print(f"an undo (stored, sheet redrawn), {len(undos)}: p50 {pct(undos, 0.5):.0f} ms, "
                   f"max {max(undos):.0f} ms")
-        print(f"  a move inside the worker (ms): the app {', '.join(str(i['app']) for i in inside)}; "
-              f"stored in IndexedDB {', '.join(str(i['stored']) for i in inside)}")
+        if all(inside):  # self.phoneLast: the worker's own times of its last request
+            print(f"  a move inside the worker (ms): the app {', '.join(str(i['app']) for i in inside)}; "
+                  f"stored in IndexedDB {', '.join(str(i['stored']) for i in inside)}")
         throttle.__exit__()
         browser.close()
     print(f"load average after: {os.getloadavg()[0]:.1f}")
