@@ -36,11 +36,15 @@ OFFLINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
                  "site.pack", "app.pack")
 STAMP = (2020, 1, 1, 0, 0, 0)
 # Only what the phone's pages read: babel's data for our three languages, no time-zone database
-# (the app keeps times in UTC), no alembic migrations' templates (the phone never migrates).
+# (the app keeps times in UTC), no alembic migrations' templates (the phone never migrates), no
+# SQL dialect but SQLite's and PostgreSQL's (Alembic imports that one), no asyncio (it needs
+# greenlet), no test suites, catalogue tools, debugger or C sources: none is read on the phone.
 _SKIP = re.compile(r"(__pycache__|\.pyc$|\.so$|\.pyd$|\.pyi$|py\.typed$|\.dist-info/(?!METADATA$)"
                    r"|^babel/locale-data/(?!(root|en|sv|de)\.dat$)"
                    r"|^pytz/zoneinfo/(?!(UTC|Etc/UTC)$)|^alembic/templates/|^sqlalchemy/testing/"
-                   r"|^qrcode/tests/|^wtforms/locale/|^werkzeug/debug/shared/)")
+                   r"|^qrcode/tests/|^wtforms/locale/|^werkzeug/debug/"
+                   r"|^sqlalchemy/dialects/(mysql|mssql|oracle)/|^sqlalchemy/ext/(asyncio|mypy)/"
+                   r"|^alembic/testing/|^babel/messages/|\.[ch]$)")
 
 
 def _dependencies(name: str) -> list[metadata.Distribution]:
