@@ -64,16 +64,18 @@ $(OFFLINE)/pyodide.asm.wasm: $(PYODIDE_TGZ)
 	cd build/pyodide/package && cp $(PYODIDE_FILES) $(CURDIR)/$(OFFLINE)/
 	touch $@
 
-# The pure-Python packages the app imports, from .venv (the lock's versions), as Pyodide's bytecode.
-$(OFFLINE)/site.zip: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(wildcard scorekeeper/offline/site/*.py) scorekeeper/offline/build.py
+# The pure-Python packages the app imports, from .venv (the lock's versions), as Pyodide's bytecode
+# in a pack the service worker lays out itself (scorekeeper/offline/precompile.mjs).
+$(OFFLINE)/site.pack: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(wildcard scorekeeper/offline/site/*.py) scorekeeper/offline/build.py scorekeeper/offline/precompile.mjs
 	$(BIN)/python -m scorekeeper.offline.build site
-	node scorekeeper/offline/precompile.mjs $(OFFLINE) $@ /lib/site/
+	node scorekeeper/offline/precompile.mjs $(OFFLINE) build/phone-sources/site.zip /lib/site/ $@
 
-$(OFFLINE)/app.zip: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(APP_SOURCES) | translations assets
+$(OFFLINE)/app.pack: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(APP_SOURCES) scorekeeper/offline/precompile.mjs | translations assets
 	$(BIN)/python -m scorekeeper.offline.build app
-	node scorekeeper/offline/precompile.mjs $(OFFLINE) $@ /lib/app/
+	node scorekeeper/offline/precompile.mjs $(OFFLINE) build/phone-sources/app.zip /lib/app/ $@
 
-offline: $(OFFLINE)/site.zip $(OFFLINE)/app.zip
+offline: $(OFFLINE)/site.pack $(OFFLINE)/app.pack
+	rm -f $(OFFLINE)/site.zip $(OFFLINE)/app.zip $(OFFLINE)/site.zip.gz $(OFFLINE)/app.zip.gz
 	$(BIN)/python -m scorekeeper.offline.build version
 	$(BIN)/python -m whitenoise.compress -q --no-brotli $(OFFLINE)
 

@@ -114,20 +114,119 @@ self.fetch = (input, init) => {
 self.phoneBoot = {};
 function stage(name) { self.phoneBoot[name] = Math.round(performance.now() - self.phoneBoot.t0); }
 
+// A start restores Pyodide's memory as it was once the app was made (phone.prepare(): imported,
+// templates compiled, no table in it), taken on this phone at its first start and kept in the
+// phone's cache, so it goes when the build does. Without it a start is Pyodide's own (7 s on a
+// slow phone) and the app's import (5 s); with it, a copy of memory. Kept with it: a pack of the
+// files the snapshot has not imported (data files, templates, what a page may still import), a
+// tenth of the packs: a restored start reads and lays out only that.
+const SNAPSHOT = PHONE_BASE + "memory-snapshot";
+const SNAPSHOT_FILES = PHONE_BASE + "memory-snapshot-files";
+
 async function boot() {
   self.phoneBoot = { t0: performance.now() };
-  const py = await loadPyodide({ indexURL: PHONE_BASE, createPyodideModule, packages: [] });
-  stage("pyodide");
-  const [site, code, saved] = await Promise.all([bytesOf("site.zip"), bytesOf("app.zip"), load()]);
-  py.unpackArchive(site, "zip", { extractDir: "/lib/site" });
-  py.unpackArchive(code, "zip", { extractDir: "/lib/app" });
-  py.runPython("import sys; sys.path[:0] = ['/lib/app', '/lib/site']");
-  stage("unpacked");
+  const [saved, kept] = await Promise.all([load(), storedSnapshot()]);
+  stage("read");
+  let py = kept && await startPyodide(kept.snapshot).catch(() => dropSnapshot());
+  if (py) {
+    stage("pyodide");
+    eachFile(kept.files, (name, data) => write(py, "/lib/" + name, data));
+    stage("unpacked");
+  } else {
+    const [site, code] = await Promise.all([bytesOf("site.pack"), bytesOf("app.pack")]);
+    py = await startPyodide(null);
+    stage("pyodide");
+    eachFile(site, (name, data) => write(py, "/lib/site/" + name, data));
+    eachFile(code, (name, data) => write(py, "/lib/app/" + name, data));
+    stage("unpacked");
+    py.runPython("import sys; sys.path[:0] = ['/lib/app', '/lib/site']");
+    py.pyimport("scorekeeper.offline.phone").prepare();
+    const imported = new Set(py.runPython(
+      "import sys; [m.__file__ for m in list(sys.modules.values()) if getattr(m, '__file__', None)]").toJs());
+    keepSnapshot(py.makeMemorySnapshot(), packOf([[site, "site/"], [code, "app/"]], (name) => !imported.has("/lib/" + name)));
+    stage("prepared");
+  }
   const entry = py.pyimport("scorekeeper.offline.phone");
   entry.open_phone(saved ? saved.db : null, saved ? saved.cookie : null, self.location.host);
   stage("ready");
   return { py, entry };
 }
+
+function startPyodide(snapshot) {
+  const options = { indexURL: PHONE_BASE, packages: [], createPyodideModule };
+  if (!snapshot) return loadPyodide({ ...options, _makeSnapshot: true });
+  // The snapshot is the whole memory: grow Pyodide's to its size before it is copied in.
+  const size = snapshot.length - new Uint32Array(snapshot.buffer, snapshot.byteOffset, 2)[1];
+  const grown = (settings) => createPyodideModule(settings).then((module) => { module.growMemory(size); return module; });
+  return loadPyodide({ ...options, createPyodideModule: grown, _loadSnapshot: snapshot });
+}
+
+async function storedSnapshot() {
+  const cache = await caches.open(PHONE_CACHE);
+  const [snapshot, files] = await Promise.all([cache.match(SNAPSHOT), cache.match(SNAPSHOT_FILES)]);
+  if (!snapshot || !files) return null;
+  const [memory, rest] = await Promise.all([snapshot.arrayBuffer(), files.arrayBuffer()]);
+  return { snapshot: new Uint8Array(memory), files: new Uint8Array(rest) };
+}
+
+function keepSnapshot(snapshot, files) {
+  // The files first: a snapshot is only ever used with its files beside it.
+  caches.open(PHONE_CACHE).then((cache) => cache.put(SNAPSHOT_FILES, new Response(files))
+    .then(() => cache.put(SNAPSHOT, new Response(snapshot))))
+    .then(() => stage("snapshotStored"), () => undefined);
+}
+
+async function dropSnapshot() {
+  const cache = await caches.open(PHONE_CACHE);
+  await Promise.all([cache.delete(SNAPSHOT), cache.delete(SNAPSHOT_FILES)]);
+  return null;
+}
+
+// A pack (scorekeeper/offline/precompile.mjs): a 4-byte length, a JSON list [[path, size], ...]
+// that long, then the files, laid out here with no unzipping.
+function eachFile(pack, use) {
+  const length = new DataView(pack.buffer, pack.byteOffset).getUint32(0, true);
+  let at = 4 + length;
+  for (const [name, size] of JSON.parse(new TextDecoder().decode(pack.subarray(4, at)))) {
+    use(name, pack.subarray(at, at + size));
+    at += size;
+  }
+}
+
+function packOf(packs, keep) {
+  const index = [];
+  const parts = [];
+  for (const [pack, prefix] of packs) {
+    eachFile(pack, (name, data) => {
+      if (!keep(prefix + name)) return;
+      index.push([prefix + name, data.length]);
+      parts.push(data);
+    });
+  }
+  const head = new TextEncoder().encode(JSON.stringify(index));
+  const out = new Uint8Array(4 + head.length + parts.reduce((sum, part) => sum + part.length, 0));
+  new DataView(out.buffer).setUint32(0, head.length, true);
+  out.set(head, 4);
+  let at = 4 + head.length;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+const madeDirs = new WeakMap();
+function write(py, path, data) {
+  const made = madeDirs.get(py) || new Set();
+  madeDirs.set(py, made);
+  const parent = path.slice(0, path.lastIndexOf("/"));
+  if (!made.has(parent)) {
+    py.FS.mkdirTree(parent);
+    made.add(parent);
+  }
+  py.FS.writeFile(path, data, { canOwn: true });
+}
+
 // For the bench and the tests: start the phone's app without a page request.
 self.phoneStart = () => app().then(() => self.phoneBoot, (error) => ({ error: String(error) }));
 
@@ -161,10 +260,14 @@ async function phone(request, url) {
   }
   if (moving && request.method === "POST") return toServer(loaded, moving[1], url, headers);
   return serially(async () => {
+    const t0 = performance.now();
     const answer = loaded.entry.handle(request.method, path, url.search.slice(1), loaded.py.toPy(headers), body);
     const [status, pairs, data, changed] = answer.toJs();
     answer.destroy();
+    const t1 = performance.now();
     if (changed) await store(loaded.entry);
+    // The last request's times (ms) in the app and storing it — read by bench/bench_offline.py.
+    self.phoneLast = { path, app: Math.round(t1 - t0), stored: Math.round(performance.now() - t1) };
     const location = pairs.find(([k]) => k.toLowerCase() === "location");
     if (location && status >= 300 && status < 400) return Response.redirect(new URL(location[1], url).href, status);
     return new Response([204, 304].includes(status) ? null : data, { status, headers: pairs });

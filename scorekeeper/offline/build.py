@@ -23,21 +23,28 @@ from scorekeeper.paths import PACKAGE, STATIC, TEMPLATES
 
 ROOT = PACKAGE.parent
 OUT = ROOT / "build" / "offline"
+SOURCES = ROOT / "build" / "phone-sources"  # the zips of source, compiled into OUT's packs (precompile.mjs)
 # Compiled, or not needed on the phone: the app imports them only for what the phone never does
-# (serving under gunicorn, PostgreSQL, the OpenAPI schema) or a stand-in in site/ takes their place.
+# (serving under gunicorn and gevent, PostgreSQL, the OpenAPI schema) or a stand-in in site/ takes
+# their place. gevent with zope and cffi was 5 MB of the pack that nothing on the phone imports.
 LEFT_OUT = {"scorekeeper", "gunicorn", "orjson", "brotli", "brotlicffi", "pydantic", "pydantic-core",
             "annotated-types", "typing-inspection", "psycopg", "psycopg-binary", "greenlet",
-            "backports-zstd", "importlib-metadata", "tomli", "inspect2"}
+            "backports-zstd", "importlib-metadata", "tomli", "inspect2",
+            "gevent", "zope-event", "zope-interface", "cffi", "pycparser"}
 # Served under /offline/ and stored by the phone (templates/sw.js): Pyodide's files, then ours.
 OFFLINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
-                 "site.zip", "app.zip")
+                 "site.pack", "app.pack")
 STAMP = (2020, 1, 1, 0, 0, 0)
 # Only what the phone's pages read: babel's data for our three languages, no time-zone database
-# (the app keeps times in UTC), no alembic migrations' templates (the phone never migrates).
+# (the app keeps times in UTC), no alembic migrations' templates (the phone never migrates), no
+# SQL dialect but SQLite's and PostgreSQL's (Alembic imports that one), no asyncio (it needs
+# greenlet), no test suites, catalogue tools, debugger or C sources: none is read on the phone.
 _SKIP = re.compile(r"(__pycache__|\.pyc$|\.so$|\.pyd$|\.pyi$|py\.typed$|\.dist-info/(?!METADATA$)"
                    r"|^babel/locale-data/(?!(root|en|sv|de)\.dat$)"
                    r"|^pytz/zoneinfo/(?!(UTC|Etc/UTC)$)|^alembic/templates/|^sqlalchemy/testing/"
-                   r"|^qrcode/tests/|^wtforms/locale/|^werkzeug/debug/shared/)")
+                   r"|^qrcode/tests/|^wtforms/locale/|^werkzeug/debug/"
+                   r"|^sqlalchemy/dialects/(mysql|mssql|oracle)/|^sqlalchemy/ext/(asyncio|mypy)/"
+                   r"|^alembic/testing/|^babel/messages/|\.[ch]$)")
 
 
 def _dependencies(name: str) -> list[metadata.Distribution]:
@@ -128,8 +135,8 @@ def version(out: Path = OUT) -> str | None:
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "all"
     if what in ("site", "all"):
-        print(f"site.zip {write_zip(OUT / 'site.zip', site_files()) / 1024:.0f} kB (source)", file=sys.stderr)
+        print(f"site.zip {write_zip(SOURCES / 'site.zip', site_files()) / 1024:.0f} kB (source)", file=sys.stderr)
     if what in ("app", "all"):
-        print(f"app.zip {write_zip(OUT / 'app.zip', app_files()) / 1024:.0f} kB (source)", file=sys.stderr)
+        print(f"app.zip {write_zip(SOURCES / 'app.zip', app_files()) / 1024:.0f} kB (source)", file=sys.stderr)
     if what in ("version", "all"):
         write_version()

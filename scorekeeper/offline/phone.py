@@ -32,16 +32,21 @@ def _without_schemas() -> None:
     sys.modules["scorekeeper.schemas"] = module
 
 
-def open_phone(database: Any, cookie: Any, host: str) -> None:
-    """Start the app on the last snapshot (IndexedDB's Uint8Array and cookie, or nulls)."""
-    if hasattr(database, "to_bytes"):
-        database = database.to_bytes()
-    database = database if isinstance(database, bytes) and database else None
-    cookie = cookie if isinstance(cookie, str) else None
+def prepare() -> None:
+    """Everything of a start that holds no table: the app imported and made, its empty database,
+    its templates compiled and the three languages' catalogues and locale data read. The service
+    worker takes Pyodide's memory snapshot right after this (``templates/sw.js``), so a later
+    start restores it instead of doing it again; nothing of a table is in memory yet."""
     _without_schemas()
+    import importlib
+    import pkgutil
+
+    import sqlalchemy.orm
+
     from scorekeeper import create_app
     from scorekeeper.extensions import db
-    from scorekeeper.offline import carry, marks
+    from scorekeeper.offline import marks
+    from scorekeeper.web import views
 
     app = create_app({
         "SQLALCHEMY_DATABASE_URI": "sqlite://",
@@ -54,6 +59,63 @@ def open_phone(database: Any, cookie: Any, host: str) -> None:
         "STATIC_MAX_AGE": 0,
     })
     _phone_pages(app)
+    with app.app_context():
+        db.create_all()
+        marks.ensure()
+        empty = db.engine.raw_connection().driver_connection.serialize()
+    sqlalchemy.orm.configure_mappers()
+    for view in pkgutil.walk_packages(views.__path__, views.__name__ + "."):  # imported on a game's first page
+        importlib.import_module(view.name)
+    _translations_once_a_request(app)
+    for name in app.jinja_env.list_templates():
+        if name.endswith(".html"):
+            app.jinja_env.get_template(name)
+    client = app.test_client()
+    for lang in ("en", "sv", "de"):  # pages with no table: the code paths and catalogues warm
+        client.get("/", headers={"Accept-Language": lang}, base_url=f"http://phone{PREFIX}/")
+        client.get("/rules/mulle", query_string={"lang": lang}, base_url=f"http://phone{PREFIX}/")
+    with app.app_context():
+        db.engine.raw_connection().driver_connection.deserialize(empty)
+    _state.update(app=app)
+
+
+def _translations_once_a_request(app: Any) -> None:
+    """The templates' gettext with the request's catalogue looked up once: Flask-Babel finds it
+    again for every string (the locale's name built, the cache searched), a sixth of a sheet's
+    rendering under Pyodide. The locale is chosen once a request (the app never forces another)."""
+    from flask import g
+    from flask_babel import get_translations
+
+    def catalogue() -> Any:
+        found = g.get("_catalogue")
+        if found is None:
+            found = g._catalogue = get_translations()
+        return found
+
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: catalogue().ugettext(s),
+        ngettext=lambda s, p, n: catalogue().ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: catalogue().upgettext(c, s),
+        npgettext=lambda c, s, p, n: catalogue().unpgettext(c, s, p, n),
+    )
+
+
+def open_phone(database: Any, cookie: Any, host: str) -> None:
+    """Start the app on the last snapshot (IndexedDB's Uint8Array and cookie, or nulls)."""
+    import random
+
+    from scorekeeper.extensions import db
+    from scorekeeper.offline import carry, marks
+
+    if hasattr(database, "to_bytes"):
+        database = database.to_bytes()
+    database = database if isinstance(database, bytes) and database else None
+    cookie = cookie if isinstance(cookie, str) else None
+    if "app" not in _state:
+        prepare()
+    random.seed()  # a start from the memory snapshot would otherwise draw what every phone draws
+    app = _state["app"]
     with app.app_context():
         connection = db.engine.raw_connection().driver_connection
         older = None

@@ -65,5 +65,10 @@ def test_the_phones_build_leaves_out_compiled_code_and_keeps_what_the_app_import
     assert "flask/__init__.py" in files and "sqlalchemy/__init__.py" in files and "orjson.py" in files
     assert not [name for name in files if name.endswith((".so", ".pyd"))]
     assert not [name for name in files if name.startswith(("pydantic", "gunicorn", "psycopg"))]
+    # The server's gevent and what it brings, and what the phone never imports.
+    assert not [name for name in files if name.startswith(("gevent/", "zope/", "cffi/", "pycparser/",
+                                                           "sqlalchemy/dialects/mysql/", "sqlalchemy/ext/asyncio/",
+                                                           "werkzeug/debug/", "babel/messages/"))]
+    assert "sqlalchemy/dialects/sqlite/pysqlite.py" in files and "sqlalchemy/dialects/postgresql/base.py" in files
     assert [name for name in files if name.startswith("babel/locale-data/")] == [
         f"babel/locale-data/{code}.dat" for code in ("de", "en", "root", "sv")]

@@ -1,0 +1,88 @@
+"""How the phone's app starts (templates/sw.js, boot()): the first start takes Pyodide's memory
+snapshot with the app made and no table in it; a later start restores it, the saved tables are
+then opened from IndexedDB as before; a snapshot that does not restore is made again."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, Worker, expect
+
+from scorekeeper.offline.build import OUT, version
+from tests.browser.conftest import IN_CI
+from tests.browser.test_offline_table import START, open_on_phone, quiet
+
+pytestmark = pytest.mark.skipif(
+    version() is None and not IN_CI,
+    reason=f"Pyodide and the app's zips are not built here ({OUT}): `make offline` fetches and builds them")
+
+
+def worker_of(context: BrowserContext) -> Worker:
+    return context.service_workers[0]
+
+
+def stages(context: BrowserContext) -> dict:
+    return dict(worker_of(context).evaluate("self.phoneBoot"))
+
+
+def wait_stage(context: BrowserContext, name: str) -> dict:
+    deadline = time.monotonic() + START / 1000
+    while time.monotonic() < deadline:
+        found = stages(context)
+        if name in found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"the worker never reached {name}: {stages(context)}")
+
+
+def restart(context: BrowserContext, page: Page, url: str) -> None:
+    """The phone closes the service worker (and its Python); the table page is opened again."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("ServiceWorker.enable")
+    cdp.send("ServiceWorker.stopAllWorkers")
+    time.sleep(0.3)
+    page.goto(url, timeout=START)
+
+
+def test_a_later_start_restores_the_snapshot_then_the_saved_tables(browser, live_server: str, playwright) -> None:
+    context = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB", base_url=live_server)
+    context.set_default_timeout(60_000)
+    page = context.new_page()
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("data-offline-ready", "1", timeout=START)
+    context.set_offline(True)
+    open_on_phone(page, "mulle")
+    first = wait_stage(context, "snapshotStored")
+    assert "prepared" in first  # the first start made the app and took the snapshot
+    table = page.url
+    page.get_by_label("Dealer").select_option("1")
+    for code in ("5D", "9C", "4H", "AS"):
+        page.locator(f"form.deal [data-rank='{code[:-1]}']").first.click()
+        page.locator(f"form.deal [data-card='{code}']").first.click()
+    page.get_by_role("button", name="Start the deal").click()
+    quiet(page)
+    sheet = page.locator("#sheet").get_attribute("data-seq")
+    assert sheet and int(sheet) >= 1
+
+    restart(context, page, table)
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", sheet)
+    later = stages(context)
+    assert "ready" in later and "prepared" not in later  # restored, not made again
+
+    # A snapshot that does not restore (a torn write, another Pyodide) is dropped and made again.
+    torn = worker_of(context).evaluate("""async () => {
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+          if (!request.url.endsWith("/memory-snapshot")) continue;
+          await cache.put(request, new Response(new Uint8Array(64)));
+          return request.url;
+        }
+      }
+    }""")
+    assert torn
+    restart(context, page, table)
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", sheet)
+    assert "prepared" in wait_stage(context, "snapshotStored")
+    context.close()
