@@ -76,7 +76,7 @@ def prepare() -> None:
         client.get("/rules/mulle", query_string={"lang": lang}, base_url=f"http://phone{PREFIX}/")
     with app.app_context():
         db.engine.raw_connection().driver_connection.deserialize(empty)
-    _state.update(app=app)
+    _state.update(app=app, empty=empty)
 
 
 def _translations_once_a_request(app: Any) -> None:
@@ -118,6 +118,7 @@ def open_phone(database: Any, cookie: Any, host: str) -> None:
     app = _state["app"]
     with app.app_context():
         connection = db.engine.raw_connection().driver_connection
+        connection.deserialize(_state["empty"])  # no table of an earlier open (tests open again)
         older = None
         if database:
             older = sqlite3.connect(":memory:")
