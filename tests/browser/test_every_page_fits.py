@@ -352,10 +352,14 @@ def test_the_phones_own_pages_fit_a_phone(live_app: tuple[str, object], phones: 
 
 
 # Names as long as real ones get: Kasino's four columns fit 320 px with "Anna" and "Bo" alone.
-LONGER_NAMES = ["Annika", "Bengt", "Christina", "Dieter", "Elisabeth", "Fredrik"]
+LONGER_NAMES = ["Annika", "Bengt", "Christina", "Dieter", "Elisabeth", "Fredrik", "Gustav", "Helena"]
 
 
-@pytest.mark.parametrize(("game", "players"), [("kasino", 4), ("mulatschak", 5), ("mulatschak", 6)])
+def _score_pad(players: int) -> list[dict[str, int | str]]:
+    return [{"type": "points", "side": (i * 5) % players, "points": 1 + i % 9} for i in range(3 * players)]
+
+
+@pytest.mark.parametrize(("game", "players"), [("kasino", 4), ("mulatschak", 5), ("mulatschak", 6), ("scorepad", 8)])
 def test_a_score_sheet_of_many_players_fits_a_phone(game: str, players: int, live_app: tuple[str, object],
                                                      phones: dict[str, BrowserContext]) -> None:
     """A sheet of a column a player, with the most players the game takes and a few deals on it:
@@ -368,13 +372,15 @@ def test_a_score_sheet_of_many_players_fits_a_phone(game: str, players: int, liv
     with app.app_context():  # type: ignore[attr-defined]
         table = service.create_table(game, LONGER_NAMES[:players], "tally")
         table_id, token = table.id, table.write_token
-        for event in (tally_kasino(players, {}, 17) if game == "kasino" else tally_mulatschak(players, {}, 31)):
+        events = {"kasino": lambda: tally_kasino(players, {}, 17), "mulatschak": lambda: tally_mulatschak(players, {}, 31),
+                  "scorepad": lambda: _score_pad(players)}[game]()
+        for event in events:
             service.record(table_id, event)
     for lang, context in phones.items():
         page = context.new_page()
         page.goto(f"{url}/t/{table_id}/k/{token}")
         _sit(page, 0)
         sweep.visit(page, f"{url}/t/{table_id}", f"{game}-{players} sheet {lang}")
-        assert page.locator("table.ks-sheet, table.mu-sheet").locator("tbody tr").count() >= 3
+        assert page.locator("table.ks-sheet, table.mu-sheet, .pad table.rounds").locator("tbody tr").count() >= 3
         page.close()
     sweep.verdict()
