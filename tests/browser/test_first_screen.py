@@ -158,7 +158,7 @@ def reopen(phone: Phone, table: bool = True) -> None:
     phone.look(table)
 
 
-@pytest.mark.parametrize("viewport", [PHONE], ids=["390"])   # not yet at 320 px: see bench/README
+@pytest.mark.parametrize("viewport", [PHONE, NARROW], ids=["390", "320"])
 def test_mousel_three_players_a_whole_deal_on_the_first_screen(phones: Callable[..., Phone], live_server: str,
                                                                viewport: dict[str, int]) -> None:
     phone = phones(viewport)
@@ -236,7 +236,7 @@ def test_muggins_turns_on_the_first_screen(phones: Callable[..., Phone], live_se
     phone.done()
 
 
-@pytest.mark.parametrize("viewport", [PHONE], ids=["390"])   # not yet at 320 px: see bench/README
+@pytest.mark.parametrize("viewport", [PHONE, NARROW], ids=["390", "320"])
 def test_score_pad_entries_on_the_first_screen(phones: Callable[..., Phone], live_server: str,
                                                viewport: dict[str, int]) -> None:
     phone = phones(viewport)
