@@ -24,6 +24,15 @@
     });
   }
 
+  // A table kept from an older copy may be removed once its file is downloaded: the worker notes
+  // the download (the next page shows the question), this shows it at the tap.
+  document.addEventListener("click", function (evt) {
+    var link = evt.target.closest ? evt.target.closest("a[data-kept-download]") : null;
+    if (!link) return;
+    var remove = document.querySelector('[data-remove-kept="' + CSS.escape(link.dataset.keptDownload) + '"]');
+    if (remove) setTimeout(function () { remove.hidden = false; }, 500);
+  });
+
   // Keep the screen on while a table is open (Wake Lock API where the browser has it).
   var wakeLock = null;
   function keepAwake() {
