@@ -214,3 +214,29 @@ def test_a_column_this_build_cannot_fill_and_a_damaged_copy_read_in_plain_words(
         assert "cannot read" in marks.plain_reason("?", "DatabaseError: file is not a database")
         assert "tresette" in marks.plain_reason("tresette", "KeyError: 'tresette'")
         assert marks.plain_reason("mulle", "IllegalMove: MULLE-CAP-4") != ""
+
+
+def test_a_phone_tables_delete_question_and_notice_speak_of_the_phone_not_a_server(on_phone: Any) -> None:
+    """A table kept here only is on no server and has no other phones: the question says what
+    deleting it does here, and the home page afterwards says it is gone from this phone."""
+    on_phone()
+    mulle = new_table()
+    page = ask("GET", f"/t/{mulle}")[2]
+    question = re.search(r'<details id="delete-table".*?</details>', page, re.S)
+    assert question and "this phone" in question[0]
+    assert "server" not in question[0] and "other phones" not in question[0] and "everyone" not in question[0]
+    status, headers, _ = ask("POST", f"/t/{mulle}/delete", {})
+    assert status == 302
+    home = phone.handle("GET", "/", "deleted=1", {"Accept-Language": "en"}, None)[2].decode()
+    notice = re.search(r'<p id="table-deleted"[^>]*>(.*?)</p>', home, re.S)
+    assert notice and "this phone" in notice[1] and "server" not in notice[1]
+    assert ask("GET", f"/t/{mulle}")[0] == 404
+
+
+def test_a_moved_tables_own_page_offers_its_removal_too(on_phone: Any) -> None:
+    on_phone()
+    mulle = new_table()
+    phone.moved(mulle, "http://192.0.2.10:5000/t/abc/k/secret")
+    page = ask("GET", f"/t/{mulle}")[2]
+    action = remove_form(page, "data-remove-moved", mulle)
+    assert ask("POST", action, {})[0] == 302 and ask("GET", f"/t/{mulle}")[0] == 404
