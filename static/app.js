@@ -24,13 +24,15 @@
     });
   }
 
-  // A table kept from an older copy may be removed once its file is downloaded: the worker notes
-  // the download (the next page shows the question), this shows it at the tap.
+  // A table kept from an older copy may be removed once its file is downloaded. The worker notes a
+  // download it answers; this notes the tap too (a download need not pass the worker) and asks.
   document.addEventListener("click", function (evt) {
     var link = evt.target.closest ? evt.target.closest("a[data-kept-download]") : null;
     if (!link) return;
     var remove = document.querySelector('[data-remove-kept="' + CSS.escape(link.dataset.keptDownload) + '"]');
-    if (remove) setTimeout(function () { remove.hidden = false; }, 500);
+    if (!remove) return;
+    remove.querySelector("input[name=downloaded]").value = "1";
+    remove.hidden = false;
   });
 
   // Keep the screen on while a table is open (Wake Lock API where the browser has it).

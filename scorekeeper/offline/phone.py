@@ -125,7 +125,7 @@ def _remove_moved(table_id: str) -> Any:
 
 def _remove_kept(table_id: str) -> Any:
     """Remove a table kept from an older copy, once this phone downloaded it (nothing lost)."""
-    from flask import abort, redirect, session, url_for
+    from flask import abort, redirect, request, session, url_for
     from flask_babel import gettext as _
 
     from scorekeeper.offline import marks
@@ -134,7 +134,9 @@ def _remove_kept(table_id: str) -> Any:
     downloaded = session.get("kept_downloaded") or []
     if marks.kept_rows(table_id) is None:
         abort(404)
-    if table_id not in downloaded:
+    # The worker saw the file go out, or the page saw the tap on its link (app.js: a download
+    # need not pass through the service worker).
+    if table_id not in downloaded and request.form.get("downloaded") != "1":
         raise TableError(409, "not_downloaded", _("Download this table first: then it can be removed from the phone."))
     marks.forget_kept(table_id)
     session["kept_downloaded"] = [t for t in downloaded if t != table_id]
