@@ -240,3 +240,14 @@ def test_a_moved_tables_own_page_offers_its_removal_too(on_phone: Any) -> None:
     page = ask("GET", f"/t/{mulle}")[2]
     action = remove_form(page, "data-remove-moved", mulle)
     assert ask("POST", action, {})[0] == 302 and ask("GET", f"/t/{mulle}")[0] == 404
+
+
+def test_the_phones_home_lists_its_tables_before_the_create_form_and_speaks_of_the_phone(on_phone: Any) -> None:
+    """At the cottage the phone's home is where a table is found again: first, not under the form;
+    and its lead says what a table kept here is, not that the others scan a QR code."""
+    on_phone()
+    mulle = new_table()
+    home = ask("GET", "/")[2]
+    assert home.index(f"/t/{mulle}") < home.index('name="players"')
+    lead = re.search(r'<p class="lead">(.*?)</p>', home, re.S)
+    assert lead and "QR" not in lead[1] and "signal" in lead[1]
