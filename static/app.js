@@ -252,7 +252,8 @@
     if (sub && sub.name) values[sub.name] = sub.value;
     retry = { path: cfg.path, values: values, source: elt };
     var region = document.getElementById("last-move");
-    var offline = !navigator.onLine || evt.type === "htmx:sendError";
+    // A table kept on this phone (data-phone) needs no network: a failure there is its app's.
+    var offline = !document.documentElement.dataset.phone && (!navigator.onLine || evt.type === "htmx:sendError");
     say(offline ? (region && region.dataset.offline) || "Not sent: this phone is offline."
                 : (region && region.dataset.failed) || "Not sent: the server did not answer.", true);
     if (offline) showOffline(true);

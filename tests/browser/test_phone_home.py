@@ -90,3 +90,23 @@ def test_the_phones_home_removes_a_moved_copy_and_a_kept_table_once_downloaded(p
     expect(page.locator("#table-removed")).to_be_visible()
     expect(page.locator(f"li[data-moved='{moved}']")).to_have_count(0)
     expect(page.locator(f"a[href$='/t/{here}']")).to_have_count(1)  # the table kept here only stays
+
+
+def test_a_move_the_phones_app_does_not_answer_says_so_not_that_the_phone_is_offline(
+        page: Page, phone_home: dict[str, Any]) -> None:
+    """At the cottage the phone is offline all the time, and a table kept on it needs no network:
+    if its app fails to answer (the worker could not start), the move is not "waiting for the
+    banner to go" — no banner ever shows there — it is to be tapped again."""
+    url, here = phone_home["url"], phone_home["here"]
+    page.route(re.compile(re.escape(url) + r"/phone/.*"), phone_home["answer"])
+    page.goto(f"{url}/phone/t/{here}")
+    page.route(re.compile(re.escape(url) + r"/phone/t/[^/]+/events"),
+               lambda route: route.fulfill(status=503, body="This phone could not start its tables"))
+    page.context.set_offline(True)
+    page.evaluate("id => htmx.ajax('POST', '/phone/t/' + id + '/events', "
+                  "{source: '#last-move', values: {type: 'deal'}, swap: 'none'})", here)
+    last = page.locator("#last-move")
+    expect(last).to_contain_text("did not answer")
+    expect(last).not_to_contain_text("offline")
+    expect(page.locator("#offline")).to_be_hidden()
+    page.context.set_offline(False)
