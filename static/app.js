@@ -24,6 +24,17 @@
     });
   }
 
+  // A table kept from an older copy may be removed once its file is downloaded. The worker notes a
+  // download it answers; this notes the tap too (a download need not pass the worker) and asks.
+  document.addEventListener("click", function (evt) {
+    var link = evt.target.closest ? evt.target.closest("a[data-kept-download]") : null;
+    if (!link) return;
+    var remove = document.querySelector('[data-remove-kept="' + CSS.escape(link.dataset.keptDownload) + '"]');
+    if (!remove) return;
+    remove.querySelector("input[name=downloaded]").value = "1";
+    remove.hidden = false;
+  });
+
   // Keep the screen on while a table is open (Wake Lock API where the browser has it).
   var wakeLock = null;
   function keepAwake() {
@@ -241,7 +252,8 @@
     if (sub && sub.name) values[sub.name] = sub.value;
     retry = { path: cfg.path, values: values, source: elt };
     var region = document.getElementById("last-move");
-    var offline = !navigator.onLine || evt.type === "htmx:sendError";
+    // A table kept on this phone (data-phone) needs no network: a failure there is its app's.
+    var offline = !document.documentElement.dataset.phone && (!navigator.onLine || evt.type === "htmx:sendError");
     say(offline ? (region && region.dataset.offline) || "Not sent: this phone is offline."
                 : (region && region.dataset.failed) || "Not sent: the server did not answer.", true);
     if (offline) showOffline(true);

@@ -56,7 +56,36 @@ def keep(table_id: str, game: Any, players: list[Any], reason: str, rows: dict[s
 def kept() -> list[dict[str, Any]]:
     """The tables kept from an older copy, for the phone's home page."""
     found = db.session.execute(text("SELECT table_id, game, players, reason FROM phone_kept ORDER BY at, table_id"))
-    return [{"id": row[0], "game": row[1], "players": json.loads(row[2] or "[]"), "reason": row[3]} for row in found]
+    return [{"id": row[0], "game": row[1], "players": json.loads(row[2] or "[]"), "reason": row[3],
+             "why": plain_reason(row[1], row[3])} for row in found]
+
+
+def plain_reason(game: str | None, reason: str) -> str:
+    """Why a table was kept, in the player's words. Read from the stored text (exception name and
+    message), so tables kept by any build, before this wording existed, read the same way."""
+    from flask_babel import gettext as _
+
+    from scorekeeper.engine import RULES
+
+    if reason.startswith("DatabaseError") or game in (None, "?"):
+        return _("the saved copy is damaged: this version cannot read it")
+    if game not in RULES:
+        return _("this version does not know the game “%(game)s”", game=game)
+    if reason.startswith(("IntegrityError", "OperationalError", "ProgrammingError", "StatementError",
+                          "DataError", "ValueError", "TypeError", "JSONDecodeError")):
+        return _("it has a column this version cannot read")
+    return _("its moves do not replay under this version's rules")
+
+
+def forget_kept(table_id: str) -> bool:
+    """Remove a kept table (the player downloaded it first); False if there is none."""
+    gone = db.session.execute(text("DELETE FROM phone_kept WHERE table_id = :t"), {"t": table_id}).rowcount
+    db.session.commit()
+    return bool(gone)
+
+
+def forget_moved(table_id: str) -> None:
+    db.session.execute(text("DELETE FROM phone_moved WHERE table_id = :t"), {"t": table_id})
 
 
 def kept_rows(table_id: str) -> str | None:

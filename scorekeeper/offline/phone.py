@@ -140,20 +140,70 @@ def open_phone(database: Any, cookie: Any, host: str) -> None:
 
 def _phone_pages(app: Any) -> None:
     """What only the phone's app shows: tables moved to the server, tables kept from an older copy."""
-    from flask import Response, abort
+    from flask import Response, abort, session
 
     from scorekeeper.offline import marks
 
-    app.jinja_env.globals.update(moved_to=marks.moved_to, kept_tables=marks.kept)
+    app.jinja_env.globals.update(moved_to=marks.moved_to, kept_tables=marks.kept,
+                                 kept_downloaded=lambda: session.get("kept_downloaded") or [])
 
     def kept_file(table_id: str) -> Response:
         rows = marks.kept_rows(table_id)
         if rows is None:
             abort(404)
+        downloaded = session.get("kept_downloaded") or []
+        if table_id not in downloaded:  # a changed session is stored: removing it is offered from now on
+            session["kept_downloaded"] = [*downloaded, table_id]
         return Response(rows, mimetype="application/json", headers={
             "Content-Disposition": f'attachment; filename="scorekeeper-kept-{table_id}.json"'})
 
     app.add_url_rule("/kept/<table_id>.json", "phone_kept", kept_file)
+    app.add_url_rule("/moved/<table_id>/remove", "phone_remove_moved", _remove_moved, methods=["POST"])
+    app.add_url_rule("/kept/<table_id>/remove", "phone_remove_kept", _remove_kept, methods=["POST"])
+
+
+def _remove_moved(table_id: str) -> Any:
+    """Remove the read-only copy of a table now on the server (the home page asked once)."""
+    from flask import redirect, url_for
+    from flask_babel import gettext as _
+
+    from scorekeeper import service
+    from scorekeeper.extensions import db
+    from scorekeeper.offline import marks
+    from scorekeeper.service import TableError
+    from scorekeeper.web import access
+
+    if not marks.moved_to(table_id):
+        # Not on the server: this is the table's one copy, and only its own page deletes it.
+        raise TableError(409, "not_moved", _("This table is kept on this phone only: it is not on the server, so it is not removed from here."))
+    try:
+        service.delete_table(service.get_table(table_id))
+    except TableError:
+        pass  # its rows are already gone; the mark and the home page's entry go below
+    marks.forget_moved(table_id)
+    db.session.commit()
+    access.forget(table_id)
+    return redirect(url_for("tables.index", removed=1))
+
+
+def _remove_kept(table_id: str) -> Any:
+    """Remove a table kept from an older copy, once this phone downloaded it (nothing lost)."""
+    from flask import abort, redirect, request, session, url_for
+    from flask_babel import gettext as _
+
+    from scorekeeper.offline import marks
+    from scorekeeper.service import TableError
+
+    downloaded = session.get("kept_downloaded") or []
+    if marks.kept_rows(table_id) is None:
+        abort(404)
+    # The worker saw the file go out, or the page saw the tap on its link (app.js: a download
+    # need not pass through the service worker).
+    if table_id not in downloaded and request.form.get("downloaded") != "1":
+        raise TableError(409, "not_downloaded", _("Download this table first: then it can be removed from the phone."))
+    marks.forget_kept(table_id)
+    session["kept_downloaded"] = [t for t in downloaded if t != table_id]
+    return redirect(url_for("tables.index", removed=1))
 
 
 def moved_to(table_id: str) -> str | None:

@@ -335,6 +335,12 @@ def test_the_phones_own_pages_fit_a_phone(live_app: tuple[str, object], phones: 
                     f"phone table refused by the server {lang}")
         sweep.visit(page, f"{url}/phone/t/{kept_here}?to_server=offline", f"phone table with no signal {lang}")
         sweep.visit(page, f"{url}/phone/t/{moved}", f"phone table moved {lang}")
+        # The home's own questions, opened: removing a moved copy, and a kept table once downloaded.
+        phone.handle("GET", f"/kept/{lost}.json", "", {}, None)
+        sweep.visit(page, f"{url}/phone/?removed=1", f"phone home after a removal {lang}")
+        for question in (f"[data-remove-moved='{moved}']", f"[data-remove-kept='{lost}']", "details.kept-detail"):
+            page.locator(f"{question} summary").click()
+        sweep.look(page, f"phone home with its questions open {lang}")
         page.close()
 
     with monkeypatch.context() as bare:

@@ -72,3 +72,15 @@ def test_the_phones_build_leaves_out_compiled_code_and_keeps_what_the_app_import
     assert "sqlalchemy/dialects/sqlite/pysqlite.py" in files and "sqlalchemy/dialects/postgresql/base.py" in files
     assert [name for name in files if name.startswith("babel/locale-data/")] == [
         f"babel/locale-data/{code}.dat" for code in ("de", "en", "root", "sv")]
+
+
+def test_the_no_connection_page_leads_to_the_tables_kept_on_this_phone(client, monkeypatch) -> None:
+    """At the cottage a reload of a server page falls back to /offline: the tables this phone keeps
+    by itself are one tap away there — when this server gave the phone what it needs for them."""
+    monkeypatch.setattr(build, "version", lambda out=build.OUT: "abc123")
+    for lang, words in (("en", "Tables kept on this phone"), ("sv", "Bord som finns på den här telefonen"),
+                        ("de", "Tische auf diesem Handy")):
+        page = client.get("/offline", headers={"Accept-Language": lang}).text
+        assert 'id="phone-tables"' in page and 'href="/phone/"' in page and words in page
+    monkeypatch.setattr(build, "version", lambda out=build.OUT: None)
+    assert 'href="/phone/"' not in client.get("/offline").text

@@ -139,3 +139,115 @@ def test_a_copy_sqlite_cannot_read_is_kept_whole_and_the_phone_starts(on_phone: 
     status, _, kept = ask("GET", f"/kept/{found[1]}.json")
     assert status == 200 and base64.b64decode(json.loads(kept)["database_base64"]) == garbage
     new_table()                                      # and the phone keeps tables again
+
+
+def remove_form(home: str, hook: str, table_id: str) -> str:
+    """The action of the remove form inside ``<details hook="table_id">`` (asked once: summary, then button)."""
+    found = re.search(rf'<details [^>]*{hook}="{re.escape(table_id)}"[^>]*>.*?<form method="post" action="([^"]+)"',
+                      home, re.S)
+    assert found, f"no {hook} for {table_id}"
+    return str(found[1]).removeprefix("/phone")
+
+
+def test_a_moved_copy_is_removed_from_the_phone_once_asked_and_stays_removed(on_phone: Any) -> None:
+    on_phone()
+    mulle, kept_here = new_table(), new_table("kasino")
+    phone.moved(mulle, "http://192.0.2.10:5000/t/abc/k/secret")
+    home = ask("GET", "/")[2]
+    action = remove_form(home, "data-remove-moved", mulle)
+    assert "Remove it from this phone" in home
+    # A table kept here only is the one copy there is: the phone's home offers no removal of it,
+    # and a forged request changes nothing.
+    assert f'data-remove-moved="{kept_here}"' not in home
+    assert ask("POST", action.replace(mulle, kept_here), {})[0] == 409
+    assert ask("GET", f"/t/{kept_here}")[0] == 200
+    status, headers, _ = ask("POST", action, {})
+    assert status == 302 and headers["Location"].endswith("/?removed=1")
+    home = phone.handle("GET", "/", "removed=1", {"Accept-Language": "en"}, None)[2].decode()
+    assert f'data-moved="{mulle}"' not in home and 'id="table-removed"' in home and kept_here in home
+    assert ask("GET", f"/t/{mulle}")[0] == 404
+    database, cookie = phone.snapshot()
+    on_phone(database, cookie)
+    assert ask("GET", f"/t/{mulle}")[0] == 404 and ask("GET", f"/t/{kept_here}")[0] == 200
+
+
+def test_a_kept_table_says_why_in_plain_words_and_is_removed_only_after_its_download(on_phone: Any) -> None:
+    database, cookie, mulle, kasino = a_phone_with_two_tables(on_phone)
+    old = older(database, f"UPDATE tables SET game = 'tresette' WHERE id = '{kasino}'")
+    on_phone(old, cookie)
+    home = ask("GET", "/")[2]
+    kept = re.search(rf'<li data-kept="{kasino}">(.*?)</li>', home, re.S)
+    assert kept, home
+    plain, detail = kept[1].split("<details", 1)
+    assert "does not know the game" in plain and "tresette" in plain and "KeyError" not in plain
+    assert "KeyError" in detail
+    action = remove_form(home, "data-remove-kept", kasino)
+    assert re.search(rf'<details [^>]*data-remove-kept="{kasino}"[^>]*hidden', home)  # not before the download
+    assert ask("POST", action, {})[0] == 409
+    assert f'data-kept="{kasino}"' in ask("GET", "/")[2]
+    assert ask("GET", f"/kept/{kasino}.json")[0] == 200
+    home = ask("GET", "/")[2]
+    assert not re.search(rf'<details [^>]*data-remove-kept="{kasino}"[^>]*hidden', home)
+    status, headers, _ = ask("POST", action, {})
+    assert status == 302 and headers["Location"].endswith("/?removed=1")
+    assert f'data-kept="{kasino}"' not in ask("GET", "/")[2] and ask("GET", f"/kept/{kasino}.json")[0] == 404
+    assert ask("GET", f"/t/{mulle}")[0] == 200
+
+
+@pytest.mark.parametrize(("lang", "words"), [("sv", "spelet"), ("de", "Spiel")])
+def test_a_kept_tables_reason_reads_in_the_phones_language(on_phone: Any, lang: str, words: str) -> None:
+    database, cookie, _mulle, kasino = a_phone_with_two_tables(on_phone)
+    on_phone(older(database, f"UPDATE tables SET game = 'tresette' WHERE id = '{kasino}'"), cookie)
+    phone.handle("GET", f"/lang/{lang}", "", {}, None)
+    kept = re.search(rf'<li data-kept="{kasino}">(.*?)<details', ask("GET", "/")[2], re.S)
+    assert kept and words in kept[1] and "tresette" in kept[1]
+
+
+def test_a_column_this_build_cannot_fill_and_a_damaged_copy_read_in_plain_words(on_phone: Any) -> None:
+    from scorekeeper.offline import marks
+
+    on_phone()
+    from flask import current_app  # noqa: F401
+
+    with phone._state["app"].test_request_context(headers={"Accept-Language": "en"}):
+        assert "column" in marks.plain_reason("mulle", "IntegrityError: NOT NULL constraint failed: seats.holder")
+        assert "cannot read" in marks.plain_reason("?", "DatabaseError: file is not a database")
+        assert "tresette" in marks.plain_reason("tresette", "KeyError: 'tresette'")
+        assert marks.plain_reason("mulle", "IllegalMove: MULLE-CAP-4") != ""
+
+
+def test_a_phone_tables_delete_question_and_notice_speak_of_the_phone_not_a_server(on_phone: Any) -> None:
+    """A table kept here only is on no server and has no other phones: the question says what
+    deleting it does here, and the home page afterwards says it is gone from this phone."""
+    on_phone()
+    mulle = new_table()
+    page = ask("GET", f"/t/{mulle}")[2]
+    question = re.search(r'<details id="delete-table".*?</details>', page, re.S)
+    assert question and "this phone" in question[0]
+    assert "server" not in question[0] and "other phones" not in question[0] and "everyone" not in question[0]
+    status, headers, _ = ask("POST", f"/t/{mulle}/delete", {})
+    assert status == 302
+    home = phone.handle("GET", "/", "deleted=1", {"Accept-Language": "en"}, None)[2].decode()
+    notice = re.search(r'<p id="table-deleted"[^>]*>(.*?)</p>', home, re.S)
+    assert notice and "this phone" in notice[1] and "server" not in notice[1]
+    assert ask("GET", f"/t/{mulle}")[0] == 404
+
+
+def test_a_moved_tables_own_page_offers_its_removal_too(on_phone: Any) -> None:
+    on_phone()
+    mulle = new_table()
+    phone.moved(mulle, "http://192.0.2.10:5000/t/abc/k/secret")
+    page = ask("GET", f"/t/{mulle}")[2]
+    action = remove_form(page, "data-remove-moved", mulle)
+    assert ask("POST", action, {})[0] == 302 and ask("GET", f"/t/{mulle}")[0] == 404
+
+
+def test_the_phones_home_lists_its_tables_before_the_create_form_and_speaks_of_the_phone(on_phone: Any) -> None:
+    """At the cottage the phone's home is where a table is found again: first, not under the form;
+    and its lead says what a table kept here is, not that the others scan a QR code."""
+    on_phone()
+    mulle = new_table()
+    home = ask("GET", "/")[2]
+    assert home.index(f"/t/{mulle}") < home.index('name="players"')
+    lead = re.search(r'<p class="lead">(.*?)</p>', home, re.S)
+    assert lead and "QR" not in lead[1] and "signal" in lead[1]
