@@ -41,10 +41,12 @@ def on_screen(page: Page, selector: str, settle_ms: int = 2000) -> bool:
     """Wholly inside the viewport and not under the status bar pinned to the bottom, once the page
     has settled: a redraw arriving over the live stream can move things for a moment (what a
     player sees is the page at rest, and a test that judged the moment in between was flaky)."""
-    element = page.locator(selector).first
-    element.wait_for(state="attached")
+    page.locator(selector).first.wait_for(state="attached")
+    # The element is looked up afresh on every poll: a redraw from the live stream replaces it, and
+    # a handle held across one measures a detached node (height 0) until the timeout.
     try:
-        page.wait_for_function(f"el => ({_ON_SCREEN})(el)", arg=element.element_handle(), timeout=settle_ms)
+        page.wait_for_function(f"s => {{ const el = document.querySelector(s); return !!el && ({_ON_SCREEN})(el); }}",
+                               arg=selector, timeout=settle_ms)
     except PlaywrightTimeoutError:
         return False
     return True
