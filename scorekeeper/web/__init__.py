@@ -6,15 +6,16 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask_babel import get_locale
-from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.cards import GERMAN_SUIT_NAMES, N_, SUIT_SYMBOLS, card_name, parse_card, suit_name
+from scorekeeper.cards import N_, SUIT_SYMBOLS, suit_name
 from scorekeeper.cards import rank_face as cards_rank_face
 from scorekeeper.cards import rank_name as cards_rank_name
 from scorekeeper.localize import card_face, language, localize, tr
 from scorekeeper.service import TableError
+from scorekeeper.web import card_html
 from scorekeeper.web.boards import cribbage_board
+from scorekeeper.web.card_html import german_face, spoken_card
 from scorekeeper.web.charts import line_chart
 
 # The API's HTTP errors in the client's language (N_: extracted, translated where shown).
@@ -60,6 +61,8 @@ def register(app: Flask) -> None:
 
     app.jinja_env.filters["card_pretty"] = card_pretty
     app.jinja_env.filters["msg"] = localize  # an engine message in the reader's language
+    app.jinja_env.globals.update(card_html=card_html.card, pick_cell=card_html.pick,
+                                 rank_cells=card_html.rank_cells, suit_steps=card_html.suit_steps)
 
     @app.context_processor
     def helpers() -> dict[str, Any]:
@@ -88,11 +91,7 @@ def _headers_of(exc: HTTPException) -> list[tuple[str, str]]:
 
 def card_label(code: str, pack: str = "french") -> str:
     """The name a screen reader speaks for a card, in the page's language."""
-    try:
-        card = parse_card(code, "german" if pack == "german" else "french")
-    except ValueError:
-        return code
-    return card_name(card, str(get_locale() or "en"), "german" if pack == "german" else "french")
+    return spoken_card(code, pack, str(get_locale() or "en"))
 
 
 def card_pretty(code: str) -> str:
@@ -109,21 +108,6 @@ def rank_face(rank: str) -> str:
 
 def suit_label(suit: str, pack: str = "french") -> str:
     return suit_name(suit, str(get_locale() or "en"), "german" if pack == "german" else "french")
-
-
-_GERMAN_FACE_RANK = {"A": "Sau"}
-
-
-def german_face(code: str) -> Markup:
-    """German cards show their rank (the ace as "Sau") over the suit's name with a coloured pip,
-    never a French symbol; the Weli says so. The card macro gives the spoken name."""
-    if code == "W":
-        rank, suit = "W", "Weli"
-    else:
-        rank = _GERMAN_FACE_RANK.get(code[:-1], code[:-1])
-        suit = GERMAN_SUIT_NAMES.get(code[-1], code[-1])
-    return Markup('<span class="gface"><span class="g-rank">{}</span><span class="g-suit">{}</span></span>').format(
-        rank, suit)
 
 
 def asset(filename: str) -> str:

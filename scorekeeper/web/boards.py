@@ -75,15 +75,29 @@ def _lane(side: int, label: str, score: int, back: int, target: int) -> list[str
     parts.append(f'<text class="num game" x="{START_X:.1f}" y="{back_y + 17:.1f}" text-anchor="middle" '
                  f'font-size="8" font-weight="700" fill="#1b1208">{target}</text>')
     parts.append(f'<circle class="hole start" cx="{START_X:.1f}" cy="{out_y:.1f}" r="3.2" fill="#3b2a14"/>')
-    for hole in range(1, HOLES + 1):
-        x, y = hole_xy(hole, top, target)
-        parts.append(f'<circle class="hole" cx="{x:.1f}" cy="{y:.1f}" r="2.4" fill="#3b2a14"/>')
+    # Holes 1–60: one rectangle filled with the five-hole pattern (both rows of a lane), not 60
+    # circles: a move's answer redraws the board, and the circles were a quarter of its bytes.
+    parts.append(f'<rect class="holes" x="{FIRST_X - _PAD:.1f}" y="{out_y - _PAD:.1f}" '
+                 f'width="{_GROUP_W * COLS // 5:.1f}" height="{BACK_DY - OUT_DY + 2 * _PAD:.1f}" fill="url(#ml-holes)"/>')
     parts.append(f'<circle class="hole game" cx="{START_X:.1f}" cy="{back_y:.1f}" r="4.6" fill="#1b1208"/>')
     if back != score:
         parts.append(_peg("back", _hole(back, target), back, top, side, label, target))
     parts.append(_peg("front", _hole(score, target), score, top, side, label, target))
     parts.append("</g>")
     return parts
+
+
+_PAD = 3.0                      # room around a hole inside the pattern's tile
+_GROUP_W = 5 * STEP + GROUP_GAP  # five holes and the gap after them
+
+
+def _holes_pattern() -> str:
+    """Five holes of both rows of a lane, tiled along every street (``userSpaceOnUse``: the tile
+    starts at the first hole of each lane, as the lanes are ``LANE_H`` apart)."""
+    circles = "".join(f'<circle class="hole" cx="{_PAD + k * STEP:.1f}" cy="{y:.1f}" r="2.4" fill="#3b2a14"/>'
+                      for y in (_PAD, _PAD + BACK_DY - OUT_DY) for k in range(5))
+    return (f'<defs><pattern id="ml-holes" patternUnits="userSpaceOnUse" x="{FIRST_X - _PAD:.1f}" '
+            f'y="{TOP + OUT_DY - _PAD:.1f}" width="{_GROUP_W:.1f}" height="{LANE_H:.1f}">{circles}</pattern></defs>')
 
 
 def _hole(score: int, target: int) -> int:
@@ -103,6 +117,7 @@ def cribbage_board(labels: Sequence[str], scores: Sequence[int], previous: Seque
     out = [f'<svg class="board" viewBox="0 0 {WIDTH:.0f} {height:.0f}" role="img" '
            f'aria-label="{escape(heading)}: {escape(spoken)}">',
            f"<title>{escape(heading)}: {escape(spoken)}</title>",
+           _holes_pattern(),
            f'<rect class="wood" x="0" y="0" width="{WIDTH:.0f}" height="{height:.0f}" rx="10" fill="#c79a5b"/>']
     for i, label in enumerate(labels):
         score = max(0, scores[i])

@@ -158,6 +158,19 @@ def test_an_illegal_capture_is_refused_with_its_rule_and_keeps_the_taps(sqlite_a
     assert "KASINO-CAP-4" in typed and "7♠" in typed
 
 
+def test_the_hints_picker_is_drawn_only_while_the_box_is_open(sqlite_app: Flask) -> None:
+    client = sqlite_app.test_client()
+    table = api_table(client, [{"type": "deal", "dealer": 1, "table": ["3C", "4D", "5H", "7S"]}])
+    closed = Page(sheet(client, table["id"]))
+    [box] = closed.find("details", **{"class": "card ks-hints"})
+    assert "open" not in box and box["hx-get"].endswith("?hints=1") and box["hx-trigger"] == "toggle once"
+    assert not closed.find("input", type="radio", name="hint")
+    opened = Page(sheet(client, table["id"], hints="1"))
+    assert opened.find("details", **{"class": "card ks-hints", "open": ""})
+    assert len(opened.find("input", type="radio", name="hint")) == 52
+    assert "7♥ as 7 takes 7♠" in words(sheet(client, table["id"], hints="1", hint="h7"))
+
+
 def test_hints_list_every_capture_of_a_card_and_misar_marks_the_barred_ones(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table = api_table(client, [{"type": "deal", "dealer": 2, "table": ["3C", "4D", "5H", "7S"]}], players=3,

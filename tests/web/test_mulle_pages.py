@@ -305,6 +305,26 @@ def test_board_geometry_out_and_back() -> None:
     assert 'data-side="1" data-peg="front" data-hole="61" data-score="61"' in svg
 
 
+def test_the_holes_pattern_puts_a_hole_under_every_peg_position() -> None:
+    """Holes 1–60 are a tiled pattern, not circles: every hole_xy of every lane falls on one of the
+    pattern's circles, inside the lane's filled rectangle (a peg never stands beside a hole)."""
+    svg = str(cribbage_board(["A", "B", "C", "D"], [0, 0, 0, 0], [0, 0, 0, 0]))
+    pattern = re.search(r'<pattern id="ml-holes"[^>]*x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)">(.*?)</pattern>', svg)
+    assert pattern is not None
+    px, py, w, h = (float(v) for v in pattern.groups()[:4])
+    centres = {(float(x), float(y)) for x, y in re.findall(r'cx="([\d.]+)" cy="([\d.]+)"', pattern.group(5))}
+    assert len(centres) == 10
+    rects = [tuple(float(v) for v in m) for m in re.findall(
+        r'<rect class="holes" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', svg)]
+    assert len(rects) == 4 and svg.count('class="hole"') == 10
+    for side, (rx, ry, rw, rh) in enumerate(rects):
+        top = 4.0 + 64.0 * side
+        for hole in range(1, 61):
+            x, y = hole_xy(hole, top)
+            assert rx < x < rx + rw and ry < y < ry + rh, (side, hole)
+            assert (round((x - px) % w, 1), round((y - py) % h, 1)) in centres, (side, hole)
+
+
 # --- Hints and the desk -------------------------------------------------------------------------------
 
 
@@ -331,6 +351,22 @@ def test_hints_list_every_capture_of_a_card_with_a_play_button(sqlite_app: Flask
     text = words(post(client, table["id"], fields))
     assert "Anna: Tabbe +1" in text and state(sqlite_app, table["id"])["table"] == []
     assert "is not a card" in words(sheet(client, table["id"], hint="ZZ"))
+
+
+def test_the_hints_picker_is_drawn_only_while_the_box_is_open(sqlite_app: Flask) -> None:
+    """A closed hints box carries a typed field, not a second 52-card picker in every move's answer;
+    opening it (``?hints=1``) draws the picker, and a typed card still works without JavaScript."""
+    client = sqlite_app.test_client()
+    table = api_table(client, [{"type": "deal", "dealer": 1, "table": ["AS", "KS", "9D", "5C"]}])
+    closed = Page(sheet(client, table["id"]))
+    [box] = closed.find("details", **{"class": "card ml-hints"})
+    assert "open" not in box and box["hx-get"].endswith("?hints=1") and box["hx-trigger"] == "toggle once"
+    assert not closed.find("input", type="radio", name="hint")
+    assert closed.find("input", type="hidden", name="hints", value="1") and closed.find("input", name="hint")
+    opened = Page(sheet(client, table["id"], hints="1"))
+    assert opened.find("details", **{"class": "card ml-hints", "open": ""})
+    assert len(opened.find("input", type="radio", name="hint")) == 52
+    assert "as 1: A♠ +2" in words(sheet(client, table["id"], hints="1", hint="ah"))
 
 
 def test_hints_are_capped_on_a_crowded_table_and_say_so(sqlite_app: Flask) -> None:

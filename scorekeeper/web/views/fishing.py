@@ -22,6 +22,11 @@ def hint_arg() -> str:
     return filled[-1] if filled else ""
 
 
+def hints_asked() -> bool:
+    """The hints box opened with no card yet (``?hints=1``): its picker is drawn only then."""
+    return request.method == "GET" and request.args.get("hints") == "1"
+
+
 def hint_card(text: str) -> tuple[str | None, str]:
     """The asked-about card's code, or None and why not (the same words in every fishing game)."""
     try:

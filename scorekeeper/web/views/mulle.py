@@ -22,7 +22,14 @@ from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS
 from scorekeeper.engine.mulle import COPIES, TALLY, TALLY_CAPS, TALLY_ORDER, Mulle, MulleState
 from scorekeeper.localize import localize
 from scorekeeper.web.views import register
-from scorekeeper.web.views.fishing import hint_arg, hint_card, join, pretty, side_labels
+from scorekeeper.web.views.fishing import (
+    hint_arg,
+    hint_card,
+    hints_asked,
+    join,
+    pretty,
+    side_labels,
+)
 
 HINTS_SHOWN = 40      # captures listed for one card; more are counted, not shown
 COUNT_UP_TO = 100_000  # beyond this the screen says "100000+" rather than count on
@@ -61,7 +68,7 @@ def mulle_view(ctx: dict[str, Any]) -> dict[str, Any]:
     }
     if can_write and not state["over"]:
         if adjudicate and playing:
-            ml["hints"] = hints(rules, raw, state, hint_arg())
+            ml["hints"] = hints(rules, raw, state, hint_arg(), hints_asked())
         if adjudicate and state["phase"] == "deal":
             # Between deals every card of the two packs is unseen again: the deal form's picker
             # must not grey out what the last deal used up.
@@ -301,10 +308,10 @@ def desk_url(state: Mapping[str, Any], played: str = "") -> str:
     return url_for("desk.desk", **args)
 
 
-def hints(rules: Mulle, raw: MulleState, state: Mapping[str, Any], text: str) -> dict[str, Any]:
+def hints(rules: Mulle, raw: MulleState, state: Mapping[str, Any], text: str, opened: bool = False) -> dict[str, Any]:
     """Every legal capture of one chosen card on the current table (``Mulle.hints_for``). A crowded
     table can have hundreds of thousands of captures, so the list is capped, and the screen says so."""
-    out: dict[str, Any] = {"card": None, "open": bool(text), "error": "", "captures": [], "note": "",
+    out: dict[str, Any] = {"card": None, "open": bool(text) or opened, "error": "", "captures": [], "note": "",
                            "trail": "", "unseen": state["unseen"], "desk": "", "none": ""}
     if not text:
         return out

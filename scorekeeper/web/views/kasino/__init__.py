@@ -33,7 +33,7 @@ from scorekeeper.engine.kasino import (
     KasinoState,
 )
 from scorekeeper.web.views import register
-from scorekeeper.web.views.fishing import hint_arg, join, side_labels
+from scorekeeper.web.views.fishing import hint_arg, hints_asked, join, side_labels
 from scorekeeper.web.views.kasino.controls import (
     HINT_LIMIT,
     claims,
@@ -97,7 +97,7 @@ def kasino_view(ctx: dict[str, Any]) -> dict[str, Any]:
     if can_write and not state["over"]:
         ks["claims"] = claims(state, labels)
         if adjudicate and playing:
-            ks["hints"] = hints(rules, raw, state, hint_arg(), options)
+            ks["hints"] = hints(rules, raw, state, hint_arg(), options, hints_asked())
         if adjudicate and state["phase"] == "setup":
             ks["draw"] = dealer_draw(state, names)
         if not adjudicate and state["phase"] in ("setup", "between"):

@@ -30,10 +30,10 @@ def desk_url(state: Mapping[str, Any], options: Mapping[str, Any], played: str =
 
 
 def hints(rules: Kasino, raw: KasinoState, state: Mapping[str, Any], text: str,
-          options: Mapping[str, Any]) -> dict[str, Any]:
+          options: Mapping[str, Any], opened: bool = False) -> dict[str, Any]:
     """Every legal capture of one chosen card on the current table (``Kasino.captures_for``); in
     misär and with must_capture the ones the capture duty forbids are marked."""
-    out: dict[str, Any] = {"card": None, "open": bool(text), "error": "", "captures": [], "trail": "",
+    out: dict[str, Any] = {"card": None, "open": bool(text) or opened, "error": "", "captures": [], "trail": "",
                            "unseen": picker_counts(state), "desk": "", "more": ""}
     if not text:
         return out

@@ -1,0 +1,138 @@
+"""Card faces and the card pickers' cells as HTML, made here rather than in Jinja macros and kept
+per language.
+
+A move's answer draws a whole pack of cells (the composer's chooser: 13 ranks, 52 cards), and on a
+phone keeping a table alone the app runs under Pyodide, where each macro call with its escaping
+costs about what the whole cell costs here. A cell depends only on its card, its count, whether it
+is ticked and the language, so most are found in the cache (issue 27: a move's verdict within
+150 ms on a mid-range phone). The markup is the macros' markup (templates/_cards.html), the same
+hooks (``data-card``, ``data-rank``), with the indentation left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
+
+from scorekeeper.cards import (
+    GERMAN_SUIT_NAMES,
+    SUIT_SYMBOLS,
+    card_name,
+    parse_card,
+    rank_face,
+    rank_name,
+)
+from scorekeeper.localize import language
+
+_GERMAN_FACE_RANK = {"A": "Sau"}
+
+
+def german_face(code: str) -> Markup:
+    """German cards show their rank (the ace as "Sau") over the suit's name with a coloured pip,
+    never a French symbol; the Weli says so. The card's face gives the spoken name."""
+    if code == "W":
+        rank, suit = "W", "Weli"
+    else:
+        rank = _GERMAN_FACE_RANK.get(code[:-1], code[:-1])
+        suit = GERMAN_SUIT_NAMES.get(code[-1], code[-1])
+    return Markup('<span class="gface"><span class="g-rank">{}</span><span class="g-suit">{}</span></span>').format(
+        rank, suit)
+
+
+def spoken_card(code: str, pack: str, lang: str) -> str:
+    """The name a screen reader speaks for a card."""
+    kind = "german" if pack == "german" else "french"
+    try:
+        card = parse_card(code, kind)
+    except ValueError:
+        return code
+    return card_name(card, lang, kind)
+
+
+def card(code: str, pack: str = "french", cls: str = "") -> Markup:
+    """A card's face: its rank and suit symbol (German cards: rank over suit name), its spoken name."""
+    return _card(code, pack, cls, language())
+
+
+@lru_cache(maxsize=2048)
+def _card(code: str, pack: str, cls: str, lang: str) -> Markup:
+    german = pack == "german"
+    suit = "" if code == "W" else code[-1]
+    rank = code if code == "W" else code[:-1]
+    colour = f"g-{suit}" if german else ("red" if suit in "HD" else "black")
+    face = german_face(code) if german else escape(rank_face(rank, lang) + SUIT_SYMBOLS.get(suit, suit))
+    return Markup('<span class="cardface {} {}" role="img" aria-label="{}">{}</span>').format(
+        cls, colour, spoken_card(code, pack, lang), face)
+
+
+def _left(unseen: Any, code: str) -> int:
+    return int(unseen.get(code, 0)) if isinstance(unseen, Mapping) else 1
+
+
+@lru_cache(maxsize=1024)
+def _unseen_words(left: int, lang: str) -> str:
+    return _("%(n)s unseen", n=left)
+
+
+@lru_cache(maxsize=4096)
+def _pick(name: str, code: str, pack: str, left: int, counted: bool, ticked: bool, kind: str,
+          required: bool, lang: str) -> Markup:
+    state = " disabled" if left == 0 else (" checked" if ticked else "")
+    return Markup(
+        '<label class="pick{gone}" data-card="{code}">\n'
+        '<input type="{kind}" name="{name}" value="{code}"{state}{required}>\n'
+        '{face}<small aria-hidden="true">{count}</small>\n'
+        '<span class="sr-only">{spoken}</span>\n</label>\n').format(
+        gone=" gone" if left == 0 else "", code=code, kind=kind, name=name, state=Markup(state),
+        required=Markup(" required" if required else ""), face=_card(code, pack, "", lang),
+        count=f"×{left}" if counted else "", spoken=_unseen_words(left, lang) if counted else "")
+
+
+def pick(name: str, code: str, unseen: Any, chosen: Collection[str] | str, pack: str = "french",
+         multi: bool = False, required: bool = False) -> Markup:
+    """One card of a picker: a radio (a checkbox when ``multi``) with the card's face and how many
+    of it are unseen; crossed out and disabled when none is."""
+    return _pick_in(name, code, unseen, chosen, pack, multi, required, language())
+
+
+def _pick_in(name: str, code: str, unseen: Any, chosen: Collection[str] | str, pack: str, multi: bool,
+             required: bool, lang: str) -> Markup:
+    ticked = code in chosen if (multi or not isinstance(chosen, str)) else code == chosen
+    return _pick(name, code, pack, _left(unseen, code), isinstance(unseen, Mapping), ticked,
+                 "checkbox" if multi else "radio", required and not multi, lang)
+
+
+@lru_cache(maxsize=1024)
+def _rank(name: str, rank: str, left: int, ticked: bool, lang: str) -> Markup:
+    state = " disabled" if left == 0 else (" checked" if ticked else "")
+    return Markup(
+        '<label class="rank{gone}" data-rank="{rank}">\n'
+        '<input type="radio" name="{name}-rank" form="{name}-rank-step" value="{rank}"{state}>\n'
+        '<span class="rank-face">{face}</span><small aria-hidden="true">{left}</small>\n'
+        '<span class="sr-only">{spoken}: {unseen}</span>\n</label>\n').format(
+        gone=" gone" if left == 0 else "", rank=rank, name=name, state=Markup(state),
+        face=rank_face(rank, lang), left=left, spoken=rank_name(rank, lang), unseen=_unseen_words(left, lang))
+
+
+def rank_cells(name: str, ranks: Sequence[str], suits: Sequence[str], unseen: Any, chosen_rank: str) -> Markup:
+    """The chooser's first step: one radio a rank with the unseen count of all its suits."""
+    lang = language()
+    return Markup("").join(
+        _rank(name, r, sum(_left(unseen, r + s) for s in suits), r == chosen_rank, lang) for r in ranks)
+
+
+def suit_steps(name: str, ranks: Sequence[str], suits: Sequence[str], unseen: Any,
+               chosen: Collection[str] | str, multi: bool = False) -> Markup:
+    """The chooser's second step: for each rank, its cards (shown once the rank is tapped)."""
+    lang = language()
+    out = []
+    for r in ranks:
+        out.append(Markup('<div class="suit-step" data-of="{}" role="group" aria-label="{}">\n').format(
+            r, rank_name(r, lang)))
+        out.extend(_pick_in(name, r + s, unseen, chosen, "french", multi, False, lang) for s in suits)
+        out.append(Markup("</div>\n"))
+    return Markup("").join(out)
