@@ -92,3 +92,12 @@ def test_a_phone_plays_a_mulle_and_a_sweep_and_the_pegs_move(browser: Browser, l
     page.get_by_role("button", name="Yes, undo it").click()
     expect(page.locator("svg.board circle[data-side='1'][data-peg='front']")).to_have_attribute("data-hole", "2")
     expect(page.get_by_text("Bo to play")).to_be_visible()
+
+    # Hints: the box comes without its picker; opening it brings the picker, a tap lists the captures.
+    hints = page.locator("details.ml-hints")
+    expect(hints.locator("input[type=radio][name=hint]")).to_have_count(0)
+    hints.locator("summary").click()
+    expect(page.locator("details.ml-hints[open] input[type=radio][name=hint]")).to_have_count(52)
+    page.locator("details.ml-hints [data-card='4C'] .cardface").click()
+    expect(page.locator("details.ml-hints[open] .ml-options")).to_contain_text("4♥")
+    expect(page.locator("details.ml-hints[open] .ml-options")).to_contain_text("as 4: 4♥ tabbe +1")
