@@ -29,6 +29,15 @@ self.addEventListener("activate", (event) => {
 
 // The page asks whether everything for offline play is stored (and has it stored if not).
 self.addEventListener("message", (event) => {
+  if (event.data === "keep-alive") {
+    // A phone table's page says so every 20 s while in view: Chromium stops a worker idle for
+    // 30 s, and the next tap would pay a whole start (seconds on a slow phone) in the middle of a
+    // trick. Each message is an event, which resets that clock; a stopped worker is started here,
+    // before the tap, when the page comes back into view.
+    self.phoneKeptAlive = (self.phoneKeptAlive || 0) + 1;
+    event.waitUntil(app().catch(() => null));
+    return;
+  }
   if (event.data !== "offline-ready?" || !event.ports[0]) return;
   event.waitUntil(storePhoneFiles().catch(() => false).then((ok) => event.ports[0].postMessage(ok)));
 });

@@ -70,6 +70,21 @@ def test_a_later_start_restores_the_snapshot_then_the_saved_tables(browser, live
     later = stages(context)
     assert "ready" in later and "prepared" not in later  # restored, not made again
 
+    # The table's page keeps the worker from its 30 s idle stop: a message on opening, every 20 s
+    # and whenever the page comes back into view (Playwright's attachment keeps a worker alive
+    # anyway, so the stop itself cannot be shown here; the messages can).
+    page.wait_for_function("() => navigator.serviceWorker.controller")
+    deadline = time.monotonic() + 10
+    while not worker_of(context).evaluate("self.phoneKeptAlive || 0") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    heard = worker_of(context).evaluate("self.phoneKeptAlive || 0")
+    assert heard >= 1
+    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    deadline = time.monotonic() + 10
+    while worker_of(context).evaluate("self.phoneKeptAlive || 0") <= heard and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert worker_of(context).evaluate("self.phoneKeptAlive || 0") > heard
+
     # A snapshot that does not restore (a torn write, another Pyodide) is dropped and made again.
     torn = worker_of(context).evaluate("""async () => {
       for (const name of await caches.keys()) {
