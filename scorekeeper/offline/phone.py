@@ -12,24 +12,10 @@ a server process does after a restart.
 from __future__ import annotations
 
 import sqlite3
-import sys
-import types
 from typing import Any
 
 PREFIX = "/phone"
 _state: dict[str, Any] = {}
-
-
-def _without_schemas() -> None:
-    """The JSON API's shape check (pydantic, compiled) is not on the phone; the engine still
-    checks every event's shape and rules (400 malformed_event / 422 with the rule id)."""
-    module = types.ModuleType("scorekeeper.schemas")
-
-    def check_event(game: str, event: Any) -> None:
-        return None
-
-    module.check_event = check_event  # type: ignore[attr-defined]
-    sys.modules["scorekeeper.schemas"] = module
 
 
 def prepare() -> None:
@@ -37,7 +23,6 @@ def prepare() -> None:
     its templates compiled and the three languages' catalogues and locale data read. The service
     worker takes Pyodide's memory snapshot right after this (``templates/sw.js``), so a later
     start restores it instead of doing it again; nothing of a table is in memory yet."""
-    _without_schemas()
     import importlib
     import pkgutil
 

@@ -283,21 +283,17 @@ PUT_RECORD = """([bytes, cookie]) => new Promise((resolve, reject) => {
 
 
 def test_a_copy_saved_by_an_older_build_is_carried_over_under_pyodide(
-        phone: Page, browser_server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+        phone: Page, browser_server: tuple[str, Path]) -> None:
     """Item 3, nothing lost: the phone's record replaced by one an older schema wrote (no mark, two
     columns fewer, a game this build lacks); the worker starts on it, carries the Mulle table over —
     it plays on and is stored again — and keeps the other one. Last in the module: it replaces the
     phone's store."""
     import sqlite3
-    import sys
     from urllib.parse import urlencode, urlsplit
 
-    import scorekeeper.schemas
-    import scorekeeper.web.api  # noqa: F401 - binds the real shape check before the phone's start swaps it out
     from scorekeeper.offline import phone as phone_app
     from scorekeeper.service import cache, facts_cache
 
-    monkeypatch.setitem(sys.modules, "scorekeeper.schemas", scorekeeper.schemas)
     phone_app.open_phone(None, None, urlsplit(browser_server[0]).netloc)  # the same app, run here
 
     def opened(game: str) -> str:

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-import scorekeeper.schemas  # noqa: F401 - put back after each phone start (it swaps it out)
-import scorekeeper.web.api  # noqa: F401 - imported first, so it binds the real shape check, not the phone's
 from scorekeeper.offline import carry, phone
 from scorekeeper.service import cache, facts_cache
 
@@ -22,9 +19,8 @@ DEAL = {"type": "deal", "dealer:int": "1", "table:list": ["5D", "9C", "4H", "AS"
 
 
 @pytest.fixture
-def on_phone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """Open the phone's app on a snapshot; the JSON schemas it swaps out come back afterwards."""
-    monkeypatch.setitem(sys.modules, "scorekeeper.schemas", sys.modules["scorekeeper.schemas"])
+def on_phone() -> Iterator[Any]:
+    """Open the phone's app on a snapshot (the engine's caches are cleared around it)."""
 
     def start(database: bytes | None = None, cookie: str | None = None) -> Any:
         cache.clear()
