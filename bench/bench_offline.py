@@ -38,15 +38,36 @@ from scorekeeper.offline.build import OFFLINE_FILES, OUT, version  # noqa: E402
 
 SETTLE = """([selector, part]) => new Promise((resolve) => {
   const t0 = performance.now();
+  const marks = {};
+  const mine = (event) => ((event.detail.pathInfo && event.detail.pathInfo.requestPath) || "").includes(part);
+  const note = (name) => (event) => { if (mine(event) && !(name in marks)) marks[name] = performance.now() - t0; };
+  const sent = note("sent"), answered = note("answered"), swapped = note("swapped");
+  document.addEventListener("htmx:beforeSend", sent);
+  document.addEventListener("htmx:beforeSwap", answered);
+  document.addEventListener("htmx:afterSwap", swapped);
   const settled = (event) => {
-    const path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
-    if (!path.includes(part)) return;  // another swap (the sheet's own refresh) is not this answer
-    document.removeEventListener("htmx:afterSettle", settled);
-    resolve(performance.now() - t0);
+    if (!mine(event)) return;  // another swap (the sheet's own refresh) is not this answer
+    for (const [name, fn] of [["htmx:beforeSend", sent], ["htmx:beforeSwap", answered], ["htmx:afterSwap", swapped],
+                              ["htmx:afterSettle", settled]]) document.removeEventListener(name, fn);
+    resolve({ total: performance.now() - t0, ...marks });
   };
   document.addEventListener("htmx:afterSettle", settled);
   document.querySelector(selector).click();
 })"""
+
+# What a tap's time is made of, from SETTLE's marks: the tap to the request sent (the page's
+# script), sent to answered (the service worker: the app, IndexedDB), answered to swapped (the page
+# parses and swaps the sheet) and swapped to settled.
+SPLIT = (("the page before sending", None, "sent"), ("the worker's answer", "sent", "answered"),
+         ("the page's swap", "answered", "swapped"), ("after the swap", "swapped", None))
+
+
+def split(taps: list[dict[str, float]]) -> str:
+    parts = []
+    for name, start, end in SPLIT:
+        values = [(t[end] if end else t["total"]) - (t[start] if start else 0) for t in taps]
+        parts.append(f"{name} {pct(values, 0.5):.0f}")
+    return ", ".join(parts) + " ms (p50 each)"
 
 
 def pct(values: list[float], q: float) -> float:
@@ -231,13 +252,18 @@ def main() -> None:
             undos.append(page.evaluate(SETTLE, ["#last-move details.lm-undo button.primary", "/undo"]))
             page.wait_for_function("() => !document.querySelector('.htmx-request')")
             move("5C", ("5C",))
-        print(f"a selection's verdict (preview, tap to settled; target <= 150 ms), {len(previews)} taps: "
-              f"p50 {pct(previews, 0.5):.0f} ms, p95 {pct(previews, 0.95):.0f} ms, max {max(previews):.0f} ms")
-        print(f"a confirmed move (stored on the phone, sheet redrawn; target <= 150 ms), {len(moves)} moves: "
-              f"p50 {pct(moves, 0.5):.0f} ms, p95 {pct(moves, 0.95):.0f} ms ({', '.join(f'{m:.0f}' for m in moves)})")
+        tapped = [t["total"] for t in previews]
+        moved = [t["total"] for t in moves]
+        print(f"a selection's verdict (preview, tap to settled; target <= 150 ms), {len(tapped)} taps: "
+              f"p50 {pct(tapped, 0.5):.0f} ms, p95 {pct(tapped, 0.95):.0f} ms, max {max(tapped):.0f} ms")
+        print(f"  {split(previews)}")
+        print(f"a confirmed move (stored on the phone, sheet redrawn; target <= 150 ms), {len(moved)} moves: "
+              f"p50 {pct(moved, 0.5):.0f} ms, p95 {pct(moved, 0.95):.0f} ms ({', '.join(f'{m:.0f}' for m in moved)})")
+        print(f"  {split(moves)}")
         if undos:
-            print(f"an undo (stored, sheet redrawn), {len(undos)}: p50 {pct(undos, 0.5):.0f} ms, "
-                  f"max {max(undos):.0f} ms")
+            undone = [t["total"] for t in undos]
+            print(f"an undo (stored, sheet redrawn), {len(undone)}: p50 {pct(undone, 0.5):.0f} ms, "
+                  f"max {max(undone):.0f} ms")
         if all(inside):  # self.phoneLast: the worker's own times of its last request
             print(f"  a move inside the worker (ms): the app {', '.join(str(i['app']) for i in inside)}; "
                   f"stored in IndexedDB {', '.join(str(i['stored']) for i in inside)}")
