@@ -254,6 +254,31 @@ def test_score_pad_entries_on_the_first_screen(phones: Callable[..., Phone], liv
     phone.done()
 
 
+# A placeholder is drawn inside the field's content box and clipped at its edge, where no layout
+# check sees it (it lives in the browser's own shadow tree): measured with the field's own font.
+PLACEHOLDER_CUT = """root => [...root.querySelectorAll('input[placeholder]')]
+  .filter(el => el.checkVisibility() && el.placeholder).map(el => {
+    const s = getComputedStyle(el);
+    const pen = document.createElement('canvas').getContext('2d');
+    pen.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+    const need = pen.measureText(el.placeholder).width;
+    return need > room + 0.5 ? `"${el.placeholder}" needs ${Math.ceil(need)} px in ${Math.floor(room)}` : null;
+  }).filter(Boolean)"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, NARROW], ids=["390", "320"])
+@pytest.mark.parametrize("locale", ["en-GB", "sv-SE", "de-DE"])
+def test_the_score_pads_fields_show_their_whole_placeholder(phones: Callable[..., Phone], live_server: str,
+                                                            viewport: dict[str, int], locale: str) -> None:
+    """The note field read "Noti…" in German at 320 px: a player saw no word, only its stump."""
+    phone = phones(viewport, locale)
+    _sit(phone, live_server, "scorepad", {}, ["Anna", "Bo", "Cleo", "Dora"], decision="#decision")
+    decision = phone.page.locator("#decision")
+    expect(decision.locator("input[name=note]")).to_have_count(4)
+    assert decision.evaluate(PLACEHOLDER_CUT) == []
+
+
 def test_the_deal_form_on_one_screen(phone: Phone, live_server: str) -> None:
     """Issue 26, item 4: a deal's four table cards chosen rank, then suit, without a scroll."""
     phone.decision = "form.deal"
