@@ -9,7 +9,8 @@ game's table in every phase a simulated session passes through (tests/browser/sc
 history, review and dispute desk, the home page, the rule books, the import and error pages —
 at 390 and 320 CSS px, in the three languages.
 
-A tap target (button, card, rank, choice) is at least 24×24 CSS px. A word's rendering is read with ``Range.getClientRects``: a word whose pieces sit on two lines was
+A tap target (button, card, rank, choice) is at least 24×24 CSS px; a card's face holds its rank
+and suit, inside what is tapped, and no card to tap lies over the next. A word's rendering is read with ``Range.getClientRects``: a word whose pieces sit on two lines was
 broken (a spelt-out link is no word). A box may scroll sideways inside itself only if it is
 marked ``data-scrolls``: a score table reads on the narrowest phone without a swipe.
 ``SWEEP_SHOTS=dir`` saves a screenshot of every page looked at, for a person to look too.
@@ -76,6 +77,32 @@ CHECK = r"""
     if (el.closest(hidden) || !el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
     const r = el.getBoundingClientRect();
     if (r.width < 23.5 || r.height < 23.5) out.push(`tap target too small (${Math.round(r.width)}×${Math.round(r.height)} px): ${name(el)}`);
+  }
+  // A card's face holds its rank and suit, and sits inside what is tapped to choose it: Mousel's
+  // eight columns at 320 px drew "10♠" and Swedish "Kn♠" past the face's edge, touching the
+  // next card, and no right-edge check sees a spill inside the page.
+  for (const face of document.body.querySelectorAll('.cardface')) {
+    if (face.closest(hidden) || !face.getClientRects().length || getComputedStyle(face).visibility === 'hidden') continue;
+    if (face.scrollWidth > face.clientWidth + 0.5) {
+      out.push(`a card's text spills out of its face (${face.scrollWidth} px in ${face.clientWidth}): ${name(face)}`);
+      continue;
+    }
+    const tap = face.parentElement && face.parentElement.closest('button, label');
+    if (!tap) continue;
+    const r = face.getBoundingClientRect(), t = tap.getBoundingClientRect();
+    if (r.left < t.left - 0.5 || r.right > t.right + 0.5) {
+      out.push(`a card's face sticks out of what is tapped (${Math.round(r.width)} px in ${Math.round(t.width)}): ${name(tap)}`);
+    }
+  }
+  // ... and a card to tap never lies over the next one: a grid column narrower than a card's
+  // least width lets each card run under its neighbour, where a tap hits the wrong card.
+  for (const el of document.body.querySelectorAll('label[data-card], button[data-card]')) {
+    const next = el.nextElementSibling;
+    if (!next || !next.matches('label[data-card], button[data-card]') || el.closest(hidden)) continue;
+    const a = el.getBoundingClientRect(), b = next.getBoundingClientRect();
+    if (!a.width || !b.width || a.bottom <= b.top || b.bottom <= a.top) continue;
+    const over = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    if (over > 0.5) out.push(`cards to tap overlap (${Math.round(over)} px): ${name(el)} and ${name(next)}`);
   }
   const cut = new Set();
   for (const el of document.body.querySelectorAll('*')) {
