@@ -211,7 +211,7 @@ def test_a_column_this_build_cannot_fill_and_a_damaged_copy_read_in_plain_words(
 
     with phone._state["app"].test_request_context(headers={"Accept-Language": "en"}):
         assert "column" in marks.plain_reason("mulle", "IntegrityError: NOT NULL constraint failed: seats.holder")
-        assert "cannot read" in marks.plain_reason("?", "DatabaseError: file is not a database")
+        assert "damaged" in marks.plain_reason("?", "DatabaseError: file is not a database")
         assert "tresette" in marks.plain_reason("tresette", "KeyError: 'tresette'")
         assert marks.plain_reason("mulle", "IllegalMove: MULLE-CAP-4") != ""
 
@@ -293,3 +293,34 @@ def test_a_moved_copy_asks_for_no_move_and_offers_no_control_to_enter_one(on_pho
     assert 'id="moved"' in page
     assert not PROMPT.search(page), PROMPT.search(page)[0]  # type: ignore[index]
     assert _controls(page) == []
+
+
+def _repeated(line: str) -> list[str]:
+    """Pairs of words said twice in one line, each word cut to five letters so that an inflected
+    repeat counts too (Swedish "sparad kopia" … "sparade kopian")."""
+    words = [w[:5] for w in re.findall(r"\w+", line.lower())]
+    pairs = [" ".join(words[i:i + 2]) for i in range(len(words) - 1)]
+    return sorted({pair for pair in pairs if pairs.count(pair) > 1})
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "de"])
+def test_each_kept_tables_line_says_its_reason_once(on_phone: Any, lang: str) -> None:
+    """The damaged copy's line read "A saved copy · Not opened: the saved copy is damaged: this
+    version cannot read it." — the copy named twice, and not opening it said twice."""
+    import html
+
+    def kept_lines() -> dict[str, str]:
+        phone.handle("GET", f"/lang/{lang}", "", {}, None)
+        home = ask("GET", "/")[2]
+        return {found[1]: re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", found[2]))).strip()
+                for found in re.finditer(r'<li data-kept="([^"]+)">(.*?)<a href', home, re.S)}
+
+    on_phone(b"not a database, perhaps half written by a crashed build " * 80, None)
+    lines = kept_lines()
+    assert [key for key in lines if key.startswith("copy-")], lines
+    database, cookie, _mulle, kasino = a_phone_with_two_tables(on_phone)
+    on_phone(older(database, f"UPDATE tables SET game = 'tresette' WHERE id = '{kasino}'"), cookie)
+    lines.update(kept_lines())
+    assert kasino in lines, lines
+    for line in lines.values():
+        assert not _repeated(line), f"{line!r} repeats {_repeated(line)}"
