@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
+from tests.browser.phone_app import PhoneApp
 from tests.scenes import NAMES, Scene, moment, scenes
 from tests.scenes import _kasino_tally as tally_kasino
 from tests.scenes import _mulatschak_tally as tally_mulatschak
@@ -302,59 +303,24 @@ def test_every_other_page_fits_a_phone(live_app: tuple[str, object], phones: dic
 
 
 def test_the_phones_own_pages_fit_a_phone(live_app: tuple[str, object], phones: dict[str, BrowserContext],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+                                          phone_app: PhoneApp, monkeypatch: pytest.MonkeyPatch) -> None:
     """What only a table kept on the phone shows (issue 27): its note and #to-server, a refusal, a
     table moved to the server, the phone's home with moved and kept tables — answered here by the
     phone's app itself (scorekeeper/offline/phone.py, as the service worker runs it), so the sweep
     needs no Pyodide; and the server's home when it has no offline files to give."""
-    import sqlite3
-    import sys
-    from urllib.parse import urlsplit
-
-    import scorekeeper.schemas
-    import scorekeeper.web.api  # noqa: F401 - binds the real shape check before the phone's start swaps it out
     from scorekeeper.offline import build, phone
-    from scorekeeper.service import cache, facts_cache
 
     url, app = live_app
-    monkeypatch.setitem(sys.modules, "scorekeeper.schemas", scorekeeper.schemas)
-    cache.clear()
-    facts_cache.clear()
-    host = urlsplit(url).netloc
-    phone.open_phone(None, None, host)
-
-    def opened(game: str, players: list[str]) -> str:
-        form = f"game={game}&where=phone&" + "&".join(f"players={p}" for p in players)
-        location = dict(phone.handle("POST", "/tables", "", {"Content-Type": "application/x-www-form-urlencoded"},
-                                     form.encode())[1])["Location"]
-        return location.rsplit("/", 1)[1]
-
-    kept_here = opened("mousel", NAMES[:4])
-    moved = opened("kasino", NAMES[:4])
-    lost = opened("mulle", NAMES[:2])
-    phone.moved(moved, f"{url}/t/{moved}/k/{'x' * 32}")
-    older = sqlite3.connect(":memory:")
-    older.deserialize(phone.snapshot()[0])
-    older.execute("UPDATE tables SET game = 'tresette' WHERE id = ?", (lost,))
-    older.commit()
-    older.execute("PRAGMA user_version = 0")
-    phone.open_phone(older.serialize(), phone.snapshot()[1], host)  # the mulle table is kept, not opened
-
-    def answer(route: object) -> None:
-        request = route.request  # type: ignore[attr-defined]
-        parts = urlsplit(request.url)
-        path = parts.path.removeprefix("/phone") or "/"
-        if path.startswith("/static/"):
-            route.continue_(url=f"{url}{path}")  # type: ignore[attr-defined]
-            return
-        status, headers, body, _ = phone.handle(request.method, path, parts.query, dict(request.headers),
-                                                request.post_data_buffer)
-        route.fulfill(status=status, headers=dict(headers), body=body)  # type: ignore[attr-defined]
+    kept_here = phone_app.opened("mousel", NAMES[:4])
+    moved = phone_app.opened("kasino", NAMES[:4])
+    lost = phone_app.opened("mulle", NAMES[:2])
+    phone_app.moved(moved)
+    phone_app.kept(lost)  # the mulle table is kept, not opened
 
     sweep = Sweep()
     for lang, context in phones.items():
         page = context.new_page()
-        page.route(f"{url}/phone/**", answer)
+        phone_app.serve(page)
         phone.handle("GET", f"/lang/{lang}", "", {}, None)
         sweep.visit(page, f"{url}/phone/", f"phone home {lang}")
         sweep.visit(page, f"{url}/phone/t/{kept_here}", f"phone table {lang}")
