@@ -10,7 +10,8 @@ history, review and dispute desk, the home page, the rule books, the import and 
 at 390 and 320 CSS px, in the three languages.
 
 A tap target (button, card, rank, choice) is at least 24×24 CSS px; a card's face holds its rank
-and suit, inside what is tapped, and no card to tap lies over the next. A word's rendering is read with ``Range.getClientRects``: a word whose pieces sit on two lines was
+and suit, inside what is tapped, and no card to tap lies over the next; a list shows its chosen
+entry whole. A word's rendering is read with ``Range.getClientRects``: a word whose pieces sit on two lines was
 broken (a spelt-out link is no word). A box may scroll sideways inside itself only if it is
 marked ``data-scrolls``: a score table reads on the narrowest phone without a swipe.
 ``SWEEP_SHOTS=dir`` saves a screenshot of every page looked at, for a person to look too.
@@ -104,6 +105,17 @@ CHECK = r"""
     if (!a.width || !b.width || a.bottom <= b.top || b.bottom <= a.top) continue;
     const over = Math.min(a.right, b.right) - Math.max(a.left, b.left);
     if (over > 0.5) out.push(`cards to tap overlap (${Math.round(over)} px): ${name(el)} and ${name(next)}`);
+  }
+  // A list shows its chosen entry whole: Mousel's "Gespielt von" at 390 px squeezed the list of
+  // players until Bo read "B.". Measured with the list's font, beside room for its arrow (15-21 px).
+  for (const el of document.body.querySelectorAll('select')) {
+    if (el.closest(hidden) || !el.checkVisibility({visibilityProperty: true}) || el.selectedIndex < 0) continue;
+    const s = getComputedStyle(el);
+    const pen = document.createElement('canvas').getContext('2d');
+    pen.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const chosen = el.options[el.selectedIndex].text.trim();
+    const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 20;
+    if (pen.measureText(chosen).width > room + 0.5) out.push(`a list cuts its chosen entry (${Math.ceil(pen.measureText(chosen).width)} px in ${Math.floor(room)}): ${name(el)} "${chosen}"`);
   }
   const cut = new Set();
   for (const el of document.body.querySelectorAll('*')) {
