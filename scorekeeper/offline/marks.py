@@ -68,7 +68,8 @@ def plain_reason(game: str | None, reason: str) -> str:
     from scorekeeper.engine import RULES
 
     if reason.startswith("DatabaseError") or game in (None, "?"):
-        return _("the saved copy is damaged: this version cannot read it")
+        # The line names it "a saved copy" and says it was not opened: the reason adds only why.
+        return _("it is damaged")
     if game not in RULES:
         return _("this version does not know the game “%(game)s”", game=game)
     if reason.startswith(("IntegrityError", "OperationalError", "ProgrammingError", "StatementError",

@@ -123,6 +123,14 @@ def enter(table_id: str, token: str) -> WerkzeugResponse:
     return redirect(url_for("tables.show", table_id=table.id))
 
 
+def _moved_to(table: Table) -> str | None:
+    if not current_app.config.get("PHONE"):
+        return None
+    from scorekeeper.offline.marks import moved_to
+
+    return moved_to(table.id)
+
+
 def page_context(table: Table) -> dict[str, Any]:
     cap = access.cap_of(table)
     if cap is None:
@@ -140,6 +148,8 @@ def page_context(table: Table) -> dict[str, Any]:
         "rules": rules,
         "cap": cap,
         "can_write": cap == "write",
+        # A phone's copy of a table it put on the server: read-only, and it asks for no move.
+        "moved": _moved_to(table),
         "seat": seat,
         "lost_seat": access.lost_seat(table) if seat is None else None,
         "seated": access.seated(table),

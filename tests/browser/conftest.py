@@ -6,6 +6,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,3 +99,22 @@ def serve(tmp_path: Path) -> Iterator[object]:
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def phone_app(live_app: tuple[str, object], monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """The phone's own app in this process, on a fresh copy (tests/browser/phone_app.py)."""
+    import sys
+
+    import scorekeeper.schemas
+    import scorekeeper.web.api  # noqa: F401 - binds the real shape check before the phone's start swaps it out
+    from scorekeeper.service import cache, facts_cache
+
+    monkeypatch.setitem(sys.modules, "scorekeeper.schemas", scorekeeper.schemas)
+    cache.clear()
+    facts_cache.clear()
+    from tests.browser.phone_app import PhoneApp  # after the real shape check is bound (above)
+
+    yield PhoneApp(live_app[0])
+    cache.clear()
+    facts_cache.clear()

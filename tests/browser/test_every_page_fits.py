@@ -9,7 +9,9 @@ game's table in every phase a simulated session passes through (tests/browser/sc
 history, review and dispute desk, the home page, the rule books, the import and error pages —
 at 390 and 320 CSS px, in the three languages.
 
-A tap target (button, card, rank, choice) is at least 24×24 CSS px. A word's rendering is read with ``Range.getClientRects``: a word whose pieces sit on two lines was
+A tap target (button, card, rank, choice) is at least 24×24 CSS px; a card's face holds its rank
+and suit, inside what is tapped, and no card to tap lies over the next; a list shows its chosen
+entry whole. A word's rendering is read with ``Range.getClientRects``: a word whose pieces sit on two lines was
 broken (a spelt-out link is no word). A box may scroll sideways inside itself only if it is
 marked ``data-scrolls``: a score table reads on the narrowest phone without a swipe.
 ``SWEEP_SHOTS=dir`` saves a screenshot of every page looked at, for a person to look too.
@@ -26,6 +28,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
+from tests.browser.phone_app import PhoneApp
 from tests.scenes import NAMES, Scene, moment, scenes
 from tests.scenes import _kasino_tally as tally_kasino
 from tests.scenes import _mulatschak_tally as tally_mulatschak
@@ -76,6 +79,43 @@ CHECK = r"""
     if (el.closest(hidden) || !el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
     const r = el.getBoundingClientRect();
     if (r.width < 23.5 || r.height < 23.5) out.push(`tap target too small (${Math.round(r.width)}×${Math.round(r.height)} px): ${name(el)}`);
+  }
+  // A card's face holds its rank and suit, and sits inside what is tapped to choose it: Mousel's
+  // eight columns at 320 px drew "10♠" and Swedish "Kn♠" past the face's edge, touching the
+  // next card, and no right-edge check sees a spill inside the page.
+  for (const face of document.body.querySelectorAll('.cardface')) {
+    if (face.closest(hidden) || !face.getClientRects().length || getComputedStyle(face).visibility === 'hidden') continue;
+    if (face.scrollWidth > face.clientWidth + 0.5) {
+      out.push(`a card's text spills out of its face (${face.scrollWidth} px in ${face.clientWidth}): ${name(face)}`);
+      continue;
+    }
+    const tap = face.parentElement && face.parentElement.closest('button, label');
+    if (!tap) continue;
+    const r = face.getBoundingClientRect(), t = tap.getBoundingClientRect();
+    if (r.left < t.left - 0.5 || r.right > t.right + 0.5) {
+      out.push(`a card's face sticks out of what is tapped (${Math.round(r.width)} px in ${Math.round(t.width)}): ${name(tap)}`);
+    }
+  }
+  // ... and a card to tap never lies over the next one: a grid column narrower than a card's
+  // least width lets each card run under its neighbour, where a tap hits the wrong card.
+  for (const el of document.body.querySelectorAll('label[data-card], button[data-card]')) {
+    const next = el.nextElementSibling;
+    if (!next || !next.matches('label[data-card], button[data-card]') || el.closest(hidden)) continue;
+    const a = el.getBoundingClientRect(), b = next.getBoundingClientRect();
+    if (!a.width || !b.width || a.bottom <= b.top || b.bottom <= a.top) continue;
+    const over = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    if (over > 0.5) out.push(`cards to tap overlap (${Math.round(over)} px): ${name(el)} and ${name(next)}`);
+  }
+  // A list shows its chosen entry whole: Mousel's "Gespielt von" at 390 px squeezed the list of
+  // players until Bo read "B.". Measured with the list's font, beside room for its arrow (15-21 px).
+  for (const el of document.body.querySelectorAll('select')) {
+    if (el.closest(hidden) || !el.checkVisibility({visibilityProperty: true}) || el.selectedIndex < 0) continue;
+    const s = getComputedStyle(el);
+    const pen = document.createElement('canvas').getContext('2d');
+    pen.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const chosen = el.options[el.selectedIndex].text.trim();
+    const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 20;
+    if (pen.measureText(chosen).width > room + 0.5) out.push(`a list cuts its chosen entry (${Math.ceil(pen.measureText(chosen).width)} px in ${Math.floor(room)}): ${name(el)} "${chosen}"`);
   }
   const cut = new Set();
   for (const el of document.body.querySelectorAll('*')) {
@@ -275,59 +315,24 @@ def test_every_other_page_fits_a_phone(live_app: tuple[str, object], phones: dic
 
 
 def test_the_phones_own_pages_fit_a_phone(live_app: tuple[str, object], phones: dict[str, BrowserContext],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+                                          phone_app: PhoneApp, monkeypatch: pytest.MonkeyPatch) -> None:
     """What only a table kept on the phone shows (issue 27): its note and #to-server, a refusal, a
     table moved to the server, the phone's home with moved and kept tables — answered here by the
     phone's app itself (scorekeeper/offline/phone.py, as the service worker runs it), so the sweep
     needs no Pyodide; and the server's home when it has no offline files to give."""
-    import sqlite3
-    import sys
-    from urllib.parse import urlsplit
-
-    import scorekeeper.schemas
-    import scorekeeper.web.api  # noqa: F401 - binds the real shape check before the phone's start swaps it out
     from scorekeeper.offline import build, phone
-    from scorekeeper.service import cache, facts_cache
 
     url, app = live_app
-    monkeypatch.setitem(sys.modules, "scorekeeper.schemas", scorekeeper.schemas)
-    cache.clear()
-    facts_cache.clear()
-    host = urlsplit(url).netloc
-    phone.open_phone(None, None, host)
-
-    def opened(game: str, players: list[str]) -> str:
-        form = f"game={game}&where=phone&" + "&".join(f"players={p}" for p in players)
-        location = dict(phone.handle("POST", "/tables", "", {"Content-Type": "application/x-www-form-urlencoded"},
-                                     form.encode())[1])["Location"]
-        return location.rsplit("/", 1)[1]
-
-    kept_here = opened("mousel", NAMES[:4])
-    moved = opened("kasino", NAMES[:4])
-    lost = opened("mulle", NAMES[:2])
-    phone.moved(moved, f"{url}/t/{moved}/k/{'x' * 32}")
-    older = sqlite3.connect(":memory:")
-    older.deserialize(phone.snapshot()[0])
-    older.execute("UPDATE tables SET game = 'tresette' WHERE id = ?", (lost,))
-    older.commit()
-    older.execute("PRAGMA user_version = 0")
-    phone.open_phone(older.serialize(), phone.snapshot()[1], host)  # the mulle table is kept, not opened
-
-    def answer(route: object) -> None:
-        request = route.request  # type: ignore[attr-defined]
-        parts = urlsplit(request.url)
-        path = parts.path.removeprefix("/phone") or "/"
-        if path.startswith("/static/"):
-            route.continue_(url=f"{url}{path}")  # type: ignore[attr-defined]
-            return
-        status, headers, body, _ = phone.handle(request.method, path, parts.query, dict(request.headers),
-                                                request.post_data_buffer)
-        route.fulfill(status=status, headers=dict(headers), body=body)  # type: ignore[attr-defined]
+    kept_here = phone_app.opened("mousel", NAMES[:4])
+    moved = phone_app.opened("kasino", NAMES[:4])
+    lost = phone_app.opened("mulle", NAMES[:2])
+    phone_app.moved(moved)
+    phone_app.kept(lost)  # the mulle table is kept, not opened
 
     sweep = Sweep()
     for lang, context in phones.items():
         page = context.new_page()
-        page.route(f"{url}/phone/**", answer)
+        phone_app.serve(page)
         phone.handle("GET", f"/lang/{lang}", "", {}, None)
         sweep.visit(page, f"{url}/phone/", f"phone home {lang}")
         sweep.visit(page, f"{url}/phone/t/{kept_here}", f"phone table {lang}")

@@ -6,69 +6,27 @@ so no Pyodide is needed here."""
 from __future__ import annotations
 
 import re
-import sqlite3
-import sys
-from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.phone_app import PhoneApp
+
 
 @pytest.fixture
-def phone_home(live_app: tuple[str, object], monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
-    import scorekeeper.schemas
-    import scorekeeper.web.api  # noqa: F401 - binds the real shape check before the phone's start swaps it out
-    from scorekeeper.offline import phone
-    from scorekeeper.service import cache, facts_cache
-
-    url, _app = live_app
-    monkeypatch.setitem(sys.modules, "scorekeeper.schemas", scorekeeper.schemas)
-    cache.clear()
-    facts_cache.clear()
-    host = urlsplit(url).netloc
-    phone.open_phone(None, None, host)
-
-    def opened(game: str) -> str:
-        form = f"game={game}&where=phone&players=Anna&players=Bo"
-        location = dict(phone.handle("POST", "/tables", "", {"Content-Type": "application/x-www-form-urlencoded"},
-                                     form.encode())[1])["Location"]
-        return location.rsplit("/", 1)[1]
-
-    moved, lost, here = opened("kasino"), opened("mulle"), opened("mulle")
-    phone.moved(moved, f"{url}/t/{moved}/k/{'x' * 32}")
-    older = sqlite3.connect(":memory:")
-    older.deserialize(phone.snapshot()[0])
-    older.execute("UPDATE tables SET game = 'tresette' WHERE id = ?", (lost,))
-    older.commit()
-    older.execute("PRAGMA user_version = 0")
-    phone.open_phone(older.serialize(), phone.snapshot()[1], host)
-
-    def answer(route: Any) -> None:
-        parts = urlsplit(route.request.url)
-        path = parts.path.removeprefix("/phone") or "/"
-        if path.startswith("/static/"):
-            route.continue_(url=f"{url}{path}")
-            return
-        status, headers, body, _ = phone.handle(route.request.method, path, parts.query, dict(route.request.headers),
-                                                route.request.post_data_buffer)
-        if status in (301, 302, 303):  # followed here: Chromium does not route a fulfilled redirect's target
-            target = urlsplit(dict(headers)["Location"])
-            status, headers, body, _ = phone.handle("GET", target.path.removeprefix("/phone") or "/", target.query,
-                                                    dict(route.request.headers), None)
-        route.fulfill(status=status, headers=dict(headers), body=body)
-
-    yield {"url": url, "answer": answer, "moved": moved, "lost": lost, "here": here}
-    cache.clear()
-    facts_cache.clear()
+def phone_home(phone_app: PhoneApp) -> dict[str, Any]:
+    moved, lost, here = (phone_app.opened(game, ["Anna", "Bo"]) for game in ("kasino", "mulle", "mulle"))
+    phone_app.moved(moved)
+    phone_app.kept(lost)
+    return {"url": phone_app.url, "app": phone_app, "moved": moved, "lost": lost, "here": here}
 
 
 def test_the_phones_home_removes_a_moved_copy_and_a_kept_table_once_downloaded(page: Page,
                                                                                 phone_home: dict[str, Any]) -> None:
     url, moved, lost, here = phone_home["url"], phone_home["moved"], phone_home["lost"], phone_home["here"]
     page.set_viewport_size({"width": 320, "height": 700})
-    page.route(re.compile(re.escape(url) + r"/phone/.*"), phone_home["answer"])  # the glob missed "/phone/?removed=1"
+    phone_home["app"].serve(page)
     page.goto(f"{url}/phone/")
     kept = page.locator(f"li[data-kept='{lost}']")
     expect(kept.locator(".kept-why")).to_contain_text("does not know the game")
@@ -98,7 +56,7 @@ def test_a_move_the_phones_app_does_not_answer_says_so_not_that_the_phone_is_off
     if its app fails to answer (the worker could not start), the move is not "waiting for the
     banner to go" — no banner ever shows there — it is to be tapped again."""
     url, here = phone_home["url"], phone_home["here"]
-    page.route(re.compile(re.escape(url) + r"/phone/.*"), phone_home["answer"])
+    phone_home["app"].serve(page)
     page.goto(f"{url}/phone/t/{here}")
     page.route(re.compile(re.escape(url) + r"/phone/t/[^/]+/events"),
                lambda route: route.fulfill(status=503, body="This phone could not start its tables"))

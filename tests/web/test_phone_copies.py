@@ -207,7 +207,7 @@ def test_a_column_this_build_cannot_fill_and_a_damaged_copy_read_in_plain_words(
 
     with phone._state["app"].test_request_context(headers={"Accept-Language": "en"}):
         assert "column" in marks.plain_reason("mulle", "IntegrityError: NOT NULL constraint failed: seats.holder")
-        assert "cannot read" in marks.plain_reason("?", "DatabaseError: file is not a database")
+        assert "damaged" in marks.plain_reason("?", "DatabaseError: file is not a database")
         assert "tresette" in marks.plain_reason("tresette", "KeyError: 'tresette'")
         assert marks.plain_reason("mulle", "IllegalMove: MULLE-CAP-4") != ""
 
@@ -247,3 +247,76 @@ def test_the_phones_home_lists_its_tables_before_the_create_form_and_speaks_of_t
     assert home.index(f"/t/{mulle}") < home.index('name="players"')
     lead = re.search(r'<p class="lead">(.*?)</p>', home, re.S)
     assert lead and "QR" not in lead[1] and "signal" in lead[1]
+
+
+# What tells the table to do something now: each game's line of whose turn it is and what to do
+# ("Choose the dealer, deal 5 cards …, then tap the table cards", "Cleo bids", "Anna to play").
+PROMPT = re.compile(r'<p class="(ml-status|ks-status|ms-turn|mu-turn|mg-turn|turn)"')
+CONTROL = re.compile(r'<(form|input|select|textarea)\b[^>]*>|<button\b(?![^>]*type="button")[^>]*>')
+
+
+def _controls(page: str) -> list[str]:
+    """Every form and control a move could be entered with: all but the question that removes the copy."""
+    main = page[page.index("<main"):page.index("</main>")]
+    main = re.sub(r'<details [^>]*data-remove-moved=.*?</details>', "", main, flags=re.S)
+    return [found[0] for found in CONTROL.finditer(main) if 'type="hidden"' not in found[0]]
+
+
+@pytest.mark.parametrize("label", ["mulle-2", "mulle-tally", "kasino-3", "mousel-3", "mousel-tally",
+                                   "mulatschak-4", "muggins-4", "scorepad-3"])
+@pytest.mark.parametrize("moves", [0, 6])
+def test_a_moved_copy_asks_for_no_move_and_offers_no_control_to_enter_one(on_phone: Any, label: str,
+                                                                          moves: int) -> None:
+    """Read-only once on the server: the copy shows the table as it stands, and neither the deal's
+    prompt nor any control for a move (they would be refused: 403) — only its way to the server."""
+    from scorekeeper import service
+    from tests.scenes import scenes
+
+    scene = next(s for s in scenes() if s.label == label)
+    on_phone()
+    status, headers, _ = ask("POST", "/tables", {"game": scene.game, "players": ["Anna", "Bo", "Cleo", "Dora"][:scene.players],
+                                                 "where": "phone", "mode": scene.mode})
+    table_id = headers["Location"].rsplit("/", 1)[1]
+    with phone._state["app"].app_context():
+        for event in scene.events[:min(moves, len(scene.events) - 1)]:  # a game under way, not over
+            service.record(table_id, event)
+    before = ask("GET", f"/t/{table_id}")[2]
+    assert _controls(before), "the table kept here offers its controls"
+    if scene.game != "scorepad":  # the pad asks nothing: its sides' fields are its prompt
+        assert PROMPT.search(before), "the table kept here says what to do now"
+    phone.moved(table_id, "http://192.0.2.10:5000/t/abc/k/secret")
+    page = ask("GET", f"/t/{table_id}")[2]
+    assert 'id="moved"' in page
+    assert not PROMPT.search(page), PROMPT.search(page)[0]  # type: ignore[index]
+    assert _controls(page) == []
+
+
+def _repeated(line: str) -> list[str]:
+    """Pairs of words said twice in one line, each word cut to five letters so that an inflected
+    repeat counts too (Swedish "sparad kopia" … "sparade kopian")."""
+    words = [w[:5] for w in re.findall(r"\w+", line.lower())]
+    pairs = [" ".join(words[i:i + 2]) for i in range(len(words) - 1)]
+    return sorted({pair for pair in pairs if pairs.count(pair) > 1})
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "de"])
+def test_each_kept_tables_line_says_its_reason_once(on_phone: Any, lang: str) -> None:
+    """The damaged copy's line read "A saved copy · Not opened: the saved copy is damaged: this
+    version cannot read it." — the copy named twice, and not opening it said twice."""
+    import html
+
+    def kept_lines() -> dict[str, str]:
+        phone.handle("GET", f"/lang/{lang}", "", {}, None)
+        home = ask("GET", "/")[2]
+        return {found[1]: re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", found[2]))).strip()
+                for found in re.finditer(r'<li data-kept="([^"]+)">(.*?)<a href', home, re.S)}
+
+    on_phone(b"not a database, perhaps half written by a crashed build " * 80, None)
+    lines = kept_lines()
+    assert [key for key in lines if key.startswith("copy-")], lines
+    database, cookie, _mulle, kasino = a_phone_with_two_tables(on_phone)
+    on_phone(older(database, f"UPDATE tables SET game = 'tresette' WHERE id = '{kasino}'"), cookie)
+    lines.update(kept_lines())
+    assert kasino in lines, lines
+    for line in lines.values():
+        assert not _repeated(line), f"{line!r} repeats {_repeated(line)}"
