@@ -102,19 +102,13 @@ def serve(tmp_path: Path) -> Iterator[object]:
 
 
 @pytest.fixture
-def phone_app(live_app: tuple[str, object], monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def phone_app(live_app: tuple[str, object]) -> Iterator[Any]:
     """The phone's own app in this process, on a fresh copy (tests/browser/phone_app.py)."""
-    import sys
-
-    import scorekeeper.schemas
-    import scorekeeper.web.api  # noqa: F401 - binds the real shape check before the phone's start swaps it out
     from scorekeeper.service import cache, facts_cache
+    from tests.browser.phone_app import PhoneApp
 
-    monkeypatch.setitem(sys.modules, "scorekeeper.schemas", scorekeeper.schemas)
     cache.clear()
     facts_cache.clear()
-    from tests.browser.phone_app import PhoneApp  # after the real shape check is bound (above)
-
     yield PhoneApp(live_app[0])
     cache.clear()
     facts_cache.clear()
