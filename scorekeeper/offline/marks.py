@@ -71,7 +71,7 @@ def plain_reason(game: str | None, reason: str) -> str:
         # The line names it "a saved copy" and says it was not opened: the reason adds only why.
         return _("it is damaged")
     if game not in RULES:
-        return _("this version does not know the game “%(game)s”", game=game)
+        return _("this version does not know this game")  # the line names the game already
     if reason.startswith(("IntegrityError", "OperationalError", "ProgrammingError", "StatementError",
                           "DataError", "ValueError", "TypeError", "JSONDecodeError")):
         return _("it has a column this version cannot read")

@@ -29,7 +29,7 @@ def test_the_phones_home_removes_a_moved_copy_and_a_kept_table_once_downloaded(p
     phone_home["app"].serve(page)
     page.goto(f"{url}/phone/")
     kept = page.locator(f"li[data-kept='{lost}']")
-    expect(kept.locator(".kept-why")).to_contain_text("does not know the game")
+    expect(kept.locator(".kept-why")).to_contain_text("does not know this game")
     expect(kept.locator(".kept-detail code")).to_be_hidden()        # the technical text, on request
     expect(kept.locator(f"[data-remove-kept='{lost}']")).to_be_hidden()
     with page.expect_download() as download:
