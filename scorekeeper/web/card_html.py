@@ -80,16 +80,24 @@ def _unseen_words(left: int, lang: str) -> str:
     return _("%(n)s unseen", n=left)
 
 
+def _gone(left: int) -> str:
+    return " gone" if left == 0 else ""
+
+
+def _state(left: int, ticked: bool) -> Markup:
+    """A cell's radio: disabled when none of it is unseen (crossed out), else checked if ticked."""
+    return Markup(" disabled" if left == 0 else (" checked" if ticked else ""))
+
+
 @lru_cache(maxsize=4096)
 def _pick(name: str, code: str, pack: str, left: int, counted: bool, ticked: bool, kind: str,
           required: bool, lang: str) -> Markup:
-    state = " disabled" if left == 0 else (" checked" if ticked else "")
     return Markup(
         '<label class="pick{gone}" data-card="{code}">'
         '<input type="{kind}" name="{name}" value="{code}"{state}{required}>'
         '{face}<small aria-hidden="true">{count}</small>'
         '<span class="sr-only"> {spoken}</span></label>').format(
-        gone=" gone" if left == 0 else "", code=code, kind=kind, name=name, state=Markup(state),
+        gone=_gone(left), code=code, kind=kind, name=name, state=_state(left, ticked),
         required=Markup(" required" if required else ""), face=_card(code, pack, "", lang),
         count=f"×{left}" if counted else "", spoken=_unseen_words(left, lang) if counted else "")
 
@@ -110,13 +118,12 @@ def _pick_in(name: str, code: str, unseen: Any, chosen: Collection[str] | str, p
 
 @lru_cache(maxsize=1024)
 def _rank(name: str, rank: str, left: int, ticked: bool, lang: str) -> Markup:
-    state = " disabled" if left == 0 else (" checked" if ticked else "")
     return Markup(
         '<label class="rank{gone}" data-rank="{rank}">'
         '<input type="radio" name="{name}-rank" form="{name}-rank-step" value="{rank}"{state}>'
         '<span class="rank-face">{face}</span><small aria-hidden="true">{left}</small>'
         '<span class="sr-only"> {spoken}: {unseen}</span></label>').format(
-        gone=" gone" if left == 0 else "", rank=rank, name=name, state=Markup(state),
+        gone=_gone(left), rank=rank, name=name, state=_state(left, ticked),
         face=rank_face(rank, lang), left=left, spoken=rank_name(rank, lang), unseen=_unseen_words(left, lang))
 
 
