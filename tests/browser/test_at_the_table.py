@@ -305,3 +305,37 @@ def test_a_failed_sheet_refresh_is_retried_with_back_off(browser: Browser, live_
     expect(page.locator(".totals .total").nth(1)).to_have_text("4", timeout=20000)
     assert len(failures) == 3
     expect(page.locator("#offline")).to_be_hidden()
+
+
+_COUNT_CLEANUPS = """() => {
+    window.cleanedUp = [];
+    document.addEventListener('htmx:beforeCleanupElement', (evt) => window.cleanedUp.push(evt.target));
+    const old = document.getElementById('sheet');
+    window.oldSheet = {sheet: old, elements: old.querySelectorAll('*').length, form: old.querySelector('form[hx-post]')};
+}"""
+
+
+def test_a_move_redraws_the_sheet_releasing_only_what_htmx_set_up(browser: Browser, live_server: str) -> None:
+    """The sheet is replaced whole by the "sheet" swap (static/app.js): htmx's own outerHTML swap
+    fires a clean-up event on every one of the old sheet's elements, most of a slow phone's redraw.
+    The elements htmx set up (the sheet, its forms) still get theirs; the page works on after it."""
+    table = api(live_server, "/api/v1/tables", {"game": "mulle", "players": ["Anna", "Bo"]})
+    api(live_server, f"/api/v1/tables/{table['id']}/events", DEAL, table["write_token"])
+    anna = seated_phone(browser, table["join_url"], "Anna")
+    anna.evaluate(_COUNT_CLEANUPS)
+    played(anna, "9C")
+    expect(anna.locator("#composer .preview")).to_contain_text("✔")
+    anna.locator("#confirm-move").click()
+    expect(anna.locator("#last-move")).to_contain_text("9♣")
+    quiet(anna)
+    assert anna.locator("#sheet").count() == 1
+    released = anna.evaluate("""() => ({
+        count: window.cleanedUp.length, elements: window.oldSheet.elements,
+        sheet: window.cleanedUp.includes(window.oldSheet.sheet), form: window.cleanedUp.includes(window.oldSheet.form),
+        connected: window.oldSheet.sheet.isConnected})""")
+    assert released["sheet"] and released["form"] and not released["connected"], released
+    assert released["count"] < 30 < released["elements"], released  # htmx's own swap: one per element
+    played(anna, "KD")                                                      # the new sheet is set up
+    expect(anna.locator("#composer .preview")).to_contain_text("✔")
+    anna.locator("#confirm-move").click()
+    expect(anna.locator("#last-move")).to_contain_text("K♦")
