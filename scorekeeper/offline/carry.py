@@ -12,6 +12,7 @@ engine before it counts as carried. A table that cannot be carried is kept whole
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import sqlite3
 import zlib
@@ -29,6 +30,7 @@ from scorekeeper.offline import marks
 STORE = ("tables", "seats", "events")
 
 
+@functools.cache  # the tables are this build's: compiling their DDL again at every start was 10 % of one
 def schema_mark() -> int:
     """A number for this build's schema (0 is an unmarked copy: every build before the mark)."""
     ddl = [str(CreateTable(table).compile(dialect=sqlite.dialect())).strip() for table in db.metadata.sorted_tables]

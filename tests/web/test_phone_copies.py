@@ -321,3 +321,22 @@ def test_each_kept_tables_line_says_its_reason_once(on_phone: Any, lang: str) ->
     assert kasino in lines, lines
     for line in lines.values():
         assert not _repeated(line), f"{line!r} repeats {_repeated(line)}"
+
+
+def test_the_warm_up_before_the_memory_snapshot_opens_every_game_and_keeps_no_table(on_phone: Any) -> None:
+    """phone.prepare() plays a little of every game before the snapshot is taken, so a restored
+    start does not pay for its first page and move; every request of it must have worked, and none
+    of its tables may be on the phone afterwards."""
+    from scorekeeper.engine import RULES
+
+    on_phone()
+    warmed = phone._state["warmed"]
+    assert [status for _, status in warmed if status >= 400] == [], warmed
+    assert sum(path == "POST /tables" for path, _ in warmed) == len(RULES)
+    for step in ("POST /t/{}/events", "GET /t/{}/preview", "POST /t/{}/undo"):
+        assert any(re.fullmatch(step.format("[^/]+"), path) for path, _ in warmed), step
+    tables = {m[1] for path, _ in warmed if (m := re.match(r"GET /t/([^/]+)$", path))}
+    assert len(tables) == len(RULES)
+    home = ask("GET", "/")[2]
+    for table_id in tables:
+        assert ask("GET", f"/t/{table_id}")[0] == 404 and f"/t/{table_id}" not in home
