@@ -136,7 +136,7 @@ async function boot() {
   self.phoneBoot = { t0: performance.now() };
   const [saved, kept] = await Promise.all([load(), storedSnapshot()]);
   stage("read");
-  let py = kept && await startPyodide(kept.snapshot).catch(() => dropSnapshot());
+  let py = kept && await startPyodide(kept).catch(() => dropSnapshot());
   if (py) {
     stage("pyodide");
     eachFile(kept.files, (name, data) => write(py, "/lib/" + name, data));
@@ -161,27 +161,96 @@ async function boot() {
   return { py, entry };
 }
 
-function startPyodide(snapshot) {
+function startPyodide(kept) {
   const options = { indexURL: PHONE_BASE, packages: [], createPyodideModule };
-  if (!snapshot) return loadPyodide({ ...options, _makeSnapshot: true });
-  // The snapshot is the whole memory: grow Pyodide's to its size before it is copied in.
-  const size = snapshot.length - new Uint32Array(snapshot.buffer, snapshot.byteOffset, 2)[1];
-  const grown = (settings) => createPyodideModule(settings).then((module) => { module.growMemory(size); return module; });
-  return loadPyodide({ ...options, createPyodideModule: grown, _loadSnapshot: snapshot });
+  if (!kept) return loadPyodide({ ...options, _makeSnapshot: true });
+  // Pyodide restores its own state from the snapshot's head; the memory is laid out here first:
+  // grown to its size (which Pyodide 314 does not do itself), then the kept pages copied in.
+  const restored = (settings) => createPyodideModule(settings).then((module) => {
+    stage("instantiated");
+    const fresh = module.HEAPU8.length;
+    module.growMemory(kept.size);
+    layOut(module.HEAPU8, kept, fresh);
+    stage("laidOut");
+    return module;
+  });
+  return loadPyodide({ ...options, createPyodideModule: restored, _loadSnapshot: kept.head });
+}
+
+// The snapshot is kept sparse. Pyodide's is its head (header and state) and then the whole memory,
+// and a third of the memory is pages of zeros (grown once, never used since): reading them from
+// the cache and copying them in was a third of a start's restore. Kept: a 16-byte top (SPARSE, the
+// head's length, the memory's, the number of pages kept), the kept pages' numbers, the head, and
+// only the 64 KiB pages of memory that hold anything.
+const SPARSE = 0x53505331;
+const PAGE = 65536;
+
+function sparse(snapshot) {
+  const headLength = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 2)[1];
+  const memory = snapshot.subarray(headLength);
+  const words = new Uint32Array(memory.buffer, memory.byteOffset, memory.length / 4);
+  const pages = [];
+  for (let page = 0; page * PAGE < memory.length; page++) {
+    for (let i = page * PAGE / 4, end = i + PAGE / 4; i < end; i++) {
+      if (words[i]) { pages.push(page); break; }
+    }
+  }
+  const top = new Uint32Array([SPARSE, headLength, memory.length, pages.length, ...pages]);
+  const out = new Uint8Array(top.byteLength + headLength + pages.length * PAGE);
+  out.set(new Uint8Array(top.buffer));
+  out.set(snapshot.subarray(0, headLength), top.byteLength);
+  let at = top.byteLength + headLength;
+  for (const page of pages) {
+    out.set(memory.subarray(page * PAGE, (page + 1) * PAGE), at);
+    at += PAGE;
+  }
+  return out;
+}
+
+// A kept snapshot read back, or null if it is not one whole (a torn write, an older format).
+function unsparse(stored) {
+  if (stored.length < 16 || stored.byteOffset % 4) return null;
+  const [magic, headLength, size, count] = new Uint32Array(stored.buffer, stored.byteOffset, 4);
+  const headAt = 16 + 4 * count;
+  if (magic !== SPARSE || stored.length !== headAt + headLength + count * PAGE) return null;
+  return { head: stored.subarray(headAt, headAt + headLength), size, pages: new Uint32Array(stored.buffer, stored.byteOffset + 16, count),
+           data: stored.subarray(headAt + headLength) };
+}
+
+// The kept pages into Pyodide's grown memory. A page not kept was zeros: memory grown just now is
+// zeros already, and below that (what the module's start wrote to) it is made zeros.
+function layOut(heap, kept, fresh) {
+  const words = new Uint32Array(heap.buffer);
+  let next = 0;
+  for (let page = 0; page * PAGE < kept.size; page++) {
+    if (next < kept.pages.length && kept.pages[next] === page) {
+      heap.set(kept.data.subarray(next * PAGE, (next + 1) * PAGE), page * PAGE);
+      next++;
+    } else if (page * PAGE < fresh) {
+      for (let i = page * PAGE / 4, end = i + PAGE / 4; i < end; i++) {
+        if (words[i]) { heap.fill(0, page * PAGE, (page + 1) * PAGE); break; }
+      }
+    }
+  }
 }
 
 async function storedSnapshot() {
   const cache = await caches.open(PHONE_CACHE);
   const [snapshot, files] = await Promise.all([cache.match(SNAPSHOT), cache.match(SNAPSHOT_FILES)]);
   if (!snapshot || !files) return null;
-  const [memory, rest] = await Promise.all([snapshot.arrayBuffer(), files.arrayBuffer()]);
-  return { snapshot: new Uint8Array(memory), files: new Uint8Array(rest) };
+  const [stored, rest] = await Promise.all([snapshot.arrayBuffer(), files.arrayBuffer()]);
+  const kept = unsparse(new Uint8Array(stored));
+  if (!kept) return null;  // taken again by this start
+  self.phoneBoot.snapshot = { stored: stored.byteLength, memory: kept.size };
+  return { ...kept, files: new Uint8Array(rest) };
 }
 
 function keepSnapshot(snapshot, files) {
   // The files first: a snapshot is only ever used with its files beside it.
+  const kept = sparse(snapshot);
+  self.phoneBoot.snapshot = { stored: kept.length, memory: snapshot.length };
   caches.open(PHONE_CACHE).then((cache) => cache.put(SNAPSHOT_FILES, new Response(files))
-    .then(() => cache.put(SNAPSHOT, new Response(snapshot))))
+    .then(() => cache.put(SNAPSHOT, new Response(kept))))
     .then(() => stage("snapshotStored"), () => undefined);
 }
 
