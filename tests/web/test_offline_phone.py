@@ -84,3 +84,16 @@ def test_the_no_connection_page_leads_to_the_tables_kept_on_this_phone(client, m
         assert 'id="phone-tables"' in page and 'href="/phone/"' in page and words in page
     monkeypatch.setattr(build, "version", lambda out=build.OUT: None)
     assert 'href="/phone/"' not in client.get("/offline").text
+
+
+def test_a_phone_tables_link_opened_elsewhere_says_the_table_is_on_one_phone(client) -> None:
+    """A phone table's address sent to a friend reaches the server, which has no such table: it
+    says where the table is and how to share it, in the reader's language."""
+    words = {"en": "only that phone can open it", "sv": "bara den telefonen kan öppna det",
+             "de": "nur dieses Handy kann ihn öffnen"}
+    for lang, said in words.items():
+        page = client.get("/phone/t/AbCdEf1234", headers={"Accept-Language": lang})
+        assert page.status_code == 404
+        assert 'data-why="kept-on-a-phone"' in page.text and said in page.text
+    other = client.get("/t/AbCdEf1234")
+    assert other.status_code == 404 and "data-why" not in other.text

@@ -349,3 +349,10 @@ def test_the_apps_objects_are_kept_out_of_the_cycle_collectors_walks(on_phone: A
 
     on_phone()
     assert gc.get_freeze_count() > 10_000
+
+
+def test_a_table_this_phone_does_not_keep_says_so(on_phone: Any) -> None:
+    on_phone()
+    status, _, page = ask("GET", "/t/AbCdEf1234")
+    assert status == 404
+    assert 'data-why="not-on-this-phone"' in page and "opens only on the phone that opened it" in page
