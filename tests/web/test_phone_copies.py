@@ -5,10 +5,10 @@ dropped — and a table put on the server turns the phone's copy read-only with 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 import sqlite3
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
 
