@@ -158,7 +158,6 @@ async function boot() {
   }
   const entry = py.pyimport("scorekeeper.offline.phone");
   entry.open_phone(saved ? saved.db : null, saved ? saved.cookie : null, self.location.host);
-  entry.store_early(storeEarly);
   stage("ready");
   return { py, entry };
 }
@@ -366,18 +365,13 @@ async function phone(request, url) {
   if (moving && request.method === "POST") return toServer(loaded, moving[1], url, headers);
   return serially(async () => {
     const t0 = performance.now();
-    writing = null;
     const answer = loaded.entry.handle(request.method, path, url.search.slice(1), loaded.py.toPy(headers), body);
     const [status, pairs, data, changed] = answer.toJs();
     answer.destroy();
     const t1 = performance.now();
-    const early = writing;
     if (changed) await store(loaded.entry);
-    else if (early) await early;
-    // The last request's times (ms) in the app and then waiting for the store, and whether its
-    // write began at the move's commit — read by bench/bench_offline.py and the tests.
-    self.phoneLast = { path, app: Math.round(t1 - t0), stored: Math.round(performance.now() - t1), early: Boolean(early && !changed) };
-    if (early && !changed) self.phoneEarlyWrites = (self.phoneEarlyWrites || 0) + 1;
+    // The last request's times (ms) in the app and storing it — read by bench/bench_offline.py.
+    self.phoneLast = { path, app: Math.round(t1 - t0), stored: Math.round(performance.now() - t1) };
     const location = pairs.find(([k]) => k.toLowerCase() === "location");
     if (location && status >= 300 && status < 400) return Response.redirect(new URL(location[1], url).href, status);
     return new Response([204, 304].includes(status) ? null : data, { status, headers: pairs });
@@ -423,12 +417,11 @@ async function putOnServer(loaded, tableId, headers) {
 // --- The phone's store: one IndexedDB record, written in one transaction per change ---
 
 let opened = null;
-let openedHandle = null;  // the same, once open: a write begun from inside Python cannot wait for a promise
 function database() {
   opened = opened || new Promise((resolve, reject) => {
     const open = indexedDB.open("scorekeeper-phone", 1);
     open.onupgradeneeded = () => open.result.createObjectStore("store");
-    open.onsuccess = () => { openedHandle = open.result; resolve(open.result); };
+    open.onsuccess = () => resolve(open.result);
     open.onerror = () => { opened = null; reject(open.error); };
   });
   return opened;
@@ -450,29 +443,12 @@ async function store(entry) {
   const snap = entry.snapshot();
   const [db, cookie] = snap.toJs();
   snap.destroy();
-  await put(await database(), db, cookie);
-}
-
-function put(handle, db, cookie) {
-  return new Promise((resolve, reject) => {
+  const handle = await database();
+  await new Promise((resolve, reject) => {
     const tx = handle.transaction("store", "readwrite", { durability: "strict" });
     tx.objectStore("store").put({ db, cookie, at: Date.now() }, "tables");
     tx.oncomplete = resolve;
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error);
-    if (tx.commit) tx.commit();  // now, not when this task ends: Python may still be rendering
   });
-}
-
-// Called by the phone's app (phone.store_early) inside a request, the moment a move is committed:
-// the write starts at once and goes on in the browser while Python renders the answer, which
-// phone() then sends only once the write is done. False when the store is not open yet (the
-// write then happens after the request, as for any other change).
-let writing = null;
-function storeEarly(data, cookie) {
-  if (!openedHandle) return false;
-  const done = put(openedHandle, data.toJs(), cookie);  // Python's bytes, copied while the call lasts
-  done.catch(() => undefined);  // awaited by phone(); not an unhandled rejection meanwhile
-  writing = done;
-  return true;
 }

@@ -257,40 +257,10 @@ def moved(table_id: str, url: str) -> None:
         marks.mark_moved(table_id, url)
 
 
-def store_early(send: Any) -> None:
-    """``send(database, cookie)`` (the service worker's, JavaScript) is called as soon as a move is
-    committed, and answers whether it began writing the phone's store: the write then goes on in
-    the browser while the page's answer is rendered here, and the worker still waits for it before
-    it answers. A move's answer no longer waits for the write after its rendering."""
-    from scorekeeper.service import store
-
-    _state["send"] = send
-    if _committed not in store.COMMITTED:
-        store.COMMITTED.append(_committed)
-
-
-def _committed() -> None:
-    send = _state.get("send")
-    if send is None or "client" not in _state:
-        return
-    data, cookie = snapshot()
-    if send(data, cookie):
-        _state["early"] = (_changes(), cookie)
-
-
-def _changes() -> int:
-    from scorekeeper.extensions import db
-
-    with _state["app"].app_context():
-        return int(db.engine.raw_connection().driver_connection.total_changes)
-
-
 def handle(method: str, path: str, query: str, headers: Any, body: Any) -> tuple[int, list[list[str]], bytes, bool]:
     """One request of the page, ``path`` without the ``/phone`` prefix. The last value says
-    whether the phone's store must still be written before the page sees the answer: not when
-    the write begun at the move's commit (``store_early``) holds all of the request's changes."""
+    whether the phone's store must be written before the page sees the answer."""
     client = _state["client"]
-    _state.pop("early", None)
     if hasattr(body, "to_bytes"):
         body = body.to_bytes()  # a JavaScript Uint8Array, as the service worker read it
     elif not isinstance(body, bytes):
@@ -303,8 +273,6 @@ def handle(method: str, path: str, query: str, headers: Any, body: Any) -> tuple
                            base_url=f"http://{_state['host']}{PREFIX}/")
     data = response.get_data()
     changed = method not in ("GET", "HEAD") or _cookie(client) != cookie_before
-    if changed and _state.pop("early", None) == (_changes(), _cookie(client)):
-        changed = False  # nothing changed since the write begun at the commit
     return (response.status_code, [[k, v] for k, v in response.headers.items() if k.lower() != "set-cookie"],
             data, changed)
 

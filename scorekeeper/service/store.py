@@ -72,10 +72,6 @@ def _statements(dialect: Any) -> Statements:
 # Per engine's dialect (tests open many apps in one process); written once, read on every write.
 _made: weakref.WeakKeyDictionary[Any, Statements] = weakref.WeakKeyDictionary()
 
-# Called once a move is committed: the phone's app starts writing its own store there
-# (offline/phone.py), while the page's answer is still being rendered.
-COMMITTED: list[Callable[[], None]] = []
-
 
 def statements(dialect: Any) -> Statements:
     made = _made.get(dialect)
@@ -126,8 +122,6 @@ class Writer:
             # Never leave SQLite's write lock held by the connection this process keeps for writing.
             self._connection.rollback()
             raise
-        for committed in COMMITTED:
-            committed()
         return True
 
 

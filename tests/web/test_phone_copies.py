@@ -5,7 +5,6 @@ dropped — and a table put on the server turns the phone's copy read-only with 
 from __future__ import annotations
 
 import re
-from urllib.parse import urlencode
 import sqlite3
 from collections.abc import Iterator
 from typing import Any
@@ -357,37 +356,3 @@ def test_a_table_this_phone_does_not_keep_says_so(on_phone: Any) -> None:
     status, _, page = ask("GET", "/t/AbCdEf1234")
     assert status == 404
     assert 'data-why="not-on-this-phone"' in page and "opens only on the phone that opened it" in page
-
-
-def test_a_moves_store_is_begun_at_its_commit_and_the_answer_waits_for_nothing_else(on_phone: Any) -> None:
-    """phone.store_early: the service worker's write begins the moment a move is committed (while
-    the answer is rendered); the request then says nothing is left to store, unless something
-    changed after the commit (here: a request that changes only the session)."""
-    from scorekeeper.service import store
-
-    sent: list[tuple[bytes, str]] = []
-    on_phone()
-    mulle = new_table()
-    assert ask("POST", f"/t/{mulle}/events", DEAL)[0] in (200, 302)
-    assert ask("GET", f"/t/{mulle}")[0] == 200  # a page drawn once holds its form token in the session
-    try:
-        phone.store_early(lambda data, cookie: sent.append((bytes(data), cookie)) or True)
-        form = {"type": "play", "player:int": "0", "expected_seq": "1", "card": "5C"}
-        status, _, data, changed = phone.handle("POST", f"/t/{mulle}/events", "", {"HX-Request": "true",
-                                                "Content-Type": "application/x-www-form-urlencoded"},
-                                                urlencode(form).encode())
-        assert status == 200 and len(sent) == 1 and changed is False
-        assert sent[0] == phone.snapshot()  # what was sent is the phone's whole store after the move
-        undone = phone.handle("POST", f"/t/{mulle}/undo", "", {"Content-Type": "application/x-www-form-urlencoded"},
-                              urlencode({"expected_seq": "2"}).encode())
-        assert undone[0] == 302 and len(sent) == 2 and undone[3] is False
-        seated = phone.handle("POST", f"/t/{mulle}/seat", "", {"Content-Type": "application/x-www-form-urlencoded"},
-                              b"seat=1")
-        assert len(sent) == 2 and seated[3] is True  # no move committed: stored after the request
-        phone.store_early(lambda data, cookie: False)  # the worker could not begin: stored after it
-        again = phone.handle("POST", f"/t/{mulle}/events", "", {"Content-Type": "application/x-www-form-urlencoded"},
-                             urlencode({**form, "expected_seq": "3"}).encode())
-        assert again[0] == 302 and again[3] is True
-    finally:
-        phone._state.pop("send", None)
-        store.COMMITTED.clear()
