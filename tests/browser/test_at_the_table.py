@@ -309,8 +309,11 @@ def test_a_failed_sheet_refresh_is_retried_with_back_off(browser: Browser, live_
 
 _COUNT_CLEANUPS = """() => {
     window.cleanedUp = [];
-    document.addEventListener('htmx:beforeCleanupElement', (evt) => window.cleanedUp.push(evt.target));
     const old = document.getElementById('sheet');
+    // Only the old sheet's own elements: the status bar's and any later redraw's are not this swap's.
+    document.addEventListener('htmx:beforeCleanupElement', (evt) => {
+        if (old.contains(evt.target)) window.cleanedUp.push(evt.target);
+    });
     window.oldSheet = {sheet: old, elements: old.querySelectorAll('*').length, form: old.querySelector('form[hx-post]')};
 }"""
 
