@@ -96,7 +96,9 @@
     var el = evt.detail.elt;
     if (!el || el.id !== "sheet" || evt.detail.requestConfig.verb !== "get") return;
     var active = document.activeElement;
-    if (active && el.contains(active) && active.value && active.matches("input[type=text], input:not([type]), textarea")) {
+    // Points are typed too (the score pad's number fields), not only names and notes.
+    if (active && el.contains(active) && active.value &&
+        active.matches("input[type=text], input[type=number], input[type=search], input[type=tel], input:not([type]), textarea")) {
       evt.preventDefault();
       pending = true;
     }

@@ -85,3 +85,28 @@ def test_script_in_a_name_stays_inert(browser: Browser, live_server: str) -> Non
     expect(page.locator(".rounds")).to_contain_text("<script>alert(3)</script>")
     expect(page.locator(".totals .name").first).to_have_text("<img src=x onerror=alert(1)>")
     assert dialogs == []
+
+
+def test_points_being_typed_are_not_wiped_when_another_phone_moves(browser: Browser, live_server: str) -> None:
+    """A phone's sheet redraws itself when another phone moves; a number being typed into the score
+    pad must not vanish under the player's thumb. The redraw waits until the field is left."""
+    phone_a = browser.new_context(locale="en-GB").new_page()
+    create_scorepad(phone_a, live_server, ["Anna", "Bo"])
+    join_url = phone_a.locator(".qr-join a").first.get_attribute("href")
+    phone_b = browser.new_context(locale="en-GB").new_page()
+    phone_b.goto(join_url)
+    phone_b.get_by_role("button", name="Bo", exact=True).click()
+    expect(phone_b.get_by_text("You are Bo")).to_be_visible()
+    for page in (phone_a, phone_b):
+        page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+    phone_a.wait_for_timeout(500)  # the seat taken above has been heard and drawn
+
+    typing = phone_a.get_by_role("spinbutton", name="Points for Anna")
+    typing.fill("7")                                               # the thumb is still in the field
+    phone_b.get_by_label("+5 points for Bo").click()
+    expect(phone_b.locator(".totals .total").nth(1)).to_have_text("5")
+    phone_a.wait_for_timeout(1500)                                 # the stream's notice has come and gone
+    expect(typing).to_have_value("7")
+    expect(phone_a.locator(".totals .total").nth(1)).to_have_text("0")
+    typing.blur()                                                  # left the field: now it redraws
+    expect(phone_a.locator(".totals .total").nth(1)).to_have_text("5")
