@@ -91,15 +91,30 @@
   });
 
   // Do not wipe what someone is typing when another phone moves; refresh when they leave the field.
+  // Checked when the sheet's own redraw is asked for and again when its answer comes: a redraw
+  // already on its way (the stream's catch-up as it opens) must not land under the thumb either.
   var pending = false;
-  document.addEventListener("htmx:beforeRequest", function (evt) {
-    var el = evt.detail.elt;
-    if (!el || el.id !== "sheet" || evt.detail.requestConfig.verb !== "get") return;
+  function typingIn(el) {
     var active = document.activeElement;
     // Points are typed too (the score pad's number fields), not only names and notes.
-    if (active && el.contains(active) && active.value &&
-        active.matches("input[type=text], input[type=number], input[type=search], input[type=tel], input:not([type]), textarea")) {
+    return Boolean(active && el.contains(active) && active.value &&
+      active.matches("input[type=text], input[type=number], input[type=search], input[type=tel], input:not([type]), textarea"));
+  }
+  function ownRedraw(evt) {
+    var el = evt.detail.elt;
+    return el && el.id === "sheet" && evt.detail.requestConfig && evt.detail.requestConfig.verb === "get" ? el : null;
+  }
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var el = ownRedraw(evt);
+    if (el && typingIn(el)) {
       evt.preventDefault();
+      pending = true;
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var el = ownRedraw(evt);
+    if (el && el.isConnected && typingIn(el)) {
+      evt.detail.shouldSwap = false;
       pending = true;
     }
   });

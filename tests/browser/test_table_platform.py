@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from io import BytesIO
+from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -110,3 +112,24 @@ def test_points_being_typed_are_not_wiped_when_another_phone_moves(browser: Brow
     expect(phone_a.locator(".totals .total").nth(1)).to_have_text("0")
     typing.blur()                                                  # left the field: now it redraws
     expect(phone_a.locator(".totals .total").nth(1)).to_have_text("5")
+
+
+def test_a_redraw_already_on_its_way_does_not_land_on_points_being_typed(browser: Browser, live_server: str) -> None:
+    """The stream's catch-up as it opens asks for a redraw before the player starts typing; its
+    answer must not empty the field the player has since typed into."""
+    page = browser.new_context(locale="en-GB").new_page()
+    create_scorepad(page, live_server, ["Anna", "Bo"])
+    page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+    page.wait_for_timeout(500)
+
+    def slow(route: Any) -> None:
+        time.sleep(1.0)
+        route.continue_()
+
+    page.route("**/sheet*", slow)                                   # the redraw's answer is on its way...
+    page.evaluate("() => htmx.trigger(document.getElementById('sheet'), 'refresh')")
+    typing = page.get_by_role("spinbutton", name="Points for Anna")
+    typing.fill("7")                                                # ...while the player types
+    page.wait_for_timeout(2000)
+    expect(typing).to_have_value("7")
+    page.unroute("**/sheet*")
