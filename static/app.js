@@ -81,7 +81,6 @@
     });
   }
 
-
   // A phone that slept or lost its stream catches up as soon as it is looked at again.
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") {
