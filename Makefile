@@ -52,6 +52,9 @@ PYODIDE_TGZ := build/pyodide-$(PYODIDE_VERSION).tgz
 OFFLINE := build/offline
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
 APP_SOURCES := $(shell find scorekeeper templates -name '*.py' -o -name '*.html' -o -name '*.md' -o -name '*.po' 2>/dev/null)
+# The pack carries the hashed-asset manifest: a changed static file (app.js) renames its hashed
+# copy, and a pack made before it would have the phone's pages ask for the old name.
+ASSET_SOURCES := $(shell find static -path static/dist -prune -o -type f ! -name '*.gz' ! -name '*.br' -print 2>/dev/null)
 
 $(PYODIDE_TGZ):
 	mkdir -p build
@@ -70,7 +73,7 @@ $(OFFLINE)/site.pack: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(wildcard scorekeepe
 	$(BIN)/python -m scorekeeper.offline.build site
 	node scorekeeper/offline/precompile.mjs $(OFFLINE) build/phone-sources/site.zip /lib/site/ $@
 
-$(OFFLINE)/app.pack: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(APP_SOURCES) scorekeeper/offline/precompile.mjs | translations assets
+$(OFFLINE)/app.pack: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(APP_SOURCES) $(ASSET_SOURCES) scorekeeper/offline/precompile.mjs | translations assets
 	$(BIN)/python -m scorekeeper.offline.build app
 	node scorekeeper/offline/precompile.mjs $(OFFLINE) build/phone-sources/app.zip /lib/app/ $@
 
