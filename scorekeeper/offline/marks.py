@@ -11,6 +11,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+from flask import has_request_context, request
 from sqlalchemy import text
 
 from scorekeeper.extensions import db
@@ -32,16 +33,29 @@ def _now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
+def _looked_up() -> dict[str, str | None]:
+    """This request's answers: a move asks three times (the writer's right, the page's, the
+    sheet's read-only note). Outside a request nothing is kept."""
+    if not has_request_context():
+        return {}
+    found: dict[str, str | None] = request.environ.setdefault("scorekeeper.phone_moved", {})
+    return found
+
+
 def moved_to(table_id: str) -> str | None:
     """The server's join link of a table this phone put on the server: its copy here is read-only."""
-    url = db.session.execute(text("SELECT url FROM phone_moved WHERE table_id = :t"), {"t": table_id}).scalar()
-    return str(url) if url else None
+    found = _looked_up()
+    if table_id not in found:
+        url = db.session.execute(text("SELECT url FROM phone_moved WHERE table_id = :t"), {"t": table_id}).scalar()
+        found[table_id] = str(url) if url else None
+    return found[table_id]
 
 
 def mark_moved(table_id: str, url: str) -> None:
     db.session.execute(text("INSERT OR REPLACE INTO phone_moved (table_id, url, at) VALUES (:t, :u, :a)"),
                        {"t": table_id, "u": url, "a": _now()})
     db.session.commit()
+    _looked_up()[table_id] = url
 
 
 def keep(table_id: str, game: Any, players: list[Any], reason: str, rows: dict[str, Any]) -> None:

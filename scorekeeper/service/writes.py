@@ -41,11 +41,22 @@ logger = logging.getLogger(__name__)
 # --- Writing ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Recorded:
-    seq: int
-    scored: list[dict[str, Any]]
-    state: dict[str, Any]
+    """A written move: its seq, the points it scored and the table's state after it. The state
+    (the engine's messages in the reader's language) is worked out when asked for: the API sends
+    it, while a page draws its sheet from the same snapshot and never reads it here."""
+
+    __slots__ = ("seq", "scored", "_facts", "_snap", "_state")
+
+    def __init__(self, seq: int, scored: list[dict[str, Any]], facts: TableFacts, snap: Snapshot) -> None:
+        self.seq, self.scored, self._facts, self._snap = seq, scored, facts, snap
+        self._state: dict[str, Any] | None = None
+
+    @property
+    def state(self) -> dict[str, Any]:
+        if self._state is None:
+            self._state = state_json(self._facts, self._snap)
+        return self._state
 
 
 def check_event(event: Any) -> dict[str, Any]:
@@ -224,7 +235,7 @@ def record(table: Table | TableFacts | str, event: Any, expected_seq: Any = None
     done = _write(table, step, author, expected_seq)
     players = done.facts.players
     return Recorded(done.seq, localize([s.to_json() for s in getattr(done.state, "scored", ())], players),
-                    state_json(done.facts, Snapshot(done.seq, done.state)))
+                    done.facts, Snapshot(done.seq, done.state))
 
 
 def undo(table: Table | TableFacts | str, author: int | None = None, expected_seq: int | None = None) -> Recorded:
@@ -236,7 +247,7 @@ def undo(table: Table | TableFacts | str, author: int | None = None, expected_se
         return {"type": "undo", "undoes": snap.effective[-1][0]}, state, effective, verdicts
 
     done = _write(table, step, author, expected_seq)
-    return Recorded(done.seq, [], state_json(done.facts, Snapshot(done.seq, done.state)))
+    return Recorded(done.seq, [], done.facts, Snapshot(done.seq, done.state))
 
 
 def _announce(table_id: str, seq: int) -> None:
