@@ -186,21 +186,26 @@ class Throttle:
             return 0.0
 
     def _run_cpu(self) -> None:
-        watched: dict[int, list[str]] = {}
-        seen: dict[str, float] = {}
-        looked = 0.0
+        pids = self.renderers()
+        watched = {pid: self._threads(pid) for pid in pids}
+        # What the threads there now had used before is not this run's; a thread that starts
+        # later (the worker's, when a start restarts it) counts from its first instruction.
+        seen = {path: self._used(path) for files in watched.values() for path in files}
+        looked_pids = looked_threads = time.monotonic()
         owed = 0.0  # stopped time still due (a sleep that fell short) or overpaid (negative)
         while not self.stopped.is_set():
-            if time.monotonic() - looked > 0.5:  # a new worker may have started, in a new thread or process
-                watched = {pid: self._threads(pid) for pid in self.renderers()}
-                looked = time.monotonic()
+            now = time.monotonic()
+            if now - looked_pids > 0.5:  # a new renderer process
+                pids, looked_pids = self.renderers(), now
+            if now - looked_threads > 0.02:  # a new worker thread: a start is timed from its beginning
+                watched, looked_threads = {pid: self._threads(pid) for pid in pids}, now
             time.sleep(0.0002)
             # Threads run side by side (a phone has cores for both): the busiest one sets the stop.
             worked = 0.0
             for files in watched.values():
                 for path in files:
                     used = self._used(path)
-                    worked = max(worked, used - seen.get(path, used))
+                    worked = max(worked, used - seen.get(path, 0.0))
                     seen[path] = used
             if worked <= 0:
                 continue
