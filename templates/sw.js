@@ -169,17 +169,21 @@ async function boot() {
 // compile comes at its first call. A compile that fails is left to Pyodide's own.
 function compileWasm() {
   const compiled = caches.open(PHONE_CACHE).then((cache) => cache.match(PHONE_BASE + "pyodide.asm.wasm"))
-    .then((response) => (response ? WebAssembly.compileStreaming(response) : null));
+    .then((response) => { stage("wasmFound"); return response ? WebAssembly.compileStreaming(response) : null; });
+  compiled.then(() => stage("wasmCompiled"), () => undefined);
   compiled.catch(() => undefined);
   return compiled;
 }
 
 function withModule(wasm, make) {
   return (settings) => wasm.catch(() => null).then((module) => {
+    stage("moduleStarted");  // Emscripten's module factory begins
     const streaming = WebAssembly.instantiateStreaming;
     if (module) {
-      WebAssembly.instantiateStreaming = (source, imports) =>
-        WebAssembly.instantiate(module, imports).then((instance) => ({ module, instance }));
+      WebAssembly.instantiateStreaming = (source, imports) => {
+        stage("wasmInstantiating");
+        return WebAssembly.instantiate(module, imports).then((instance) => { stage("wasmInstantiated"); return { module, instance }; });
+      };
     }
     return make(settings).finally(() => { WebAssembly.instantiateStreaming = streaming; });
   });
