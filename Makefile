@@ -61,10 +61,11 @@ $(PYODIDE_TGZ):
 	cd build && npm pack --silent pyodide@$(PYODIDE_VERSION) >/dev/null
 	echo "$(PYODIDE_SHA256)  $@" | sha256sum --check --quiet - || { rm -f $@; echo "pyodide $(PYODIDE_VERSION): checksum mismatch" >&2; exit 1; }
 
-$(OFFLINE)/pyodide.asm.wasm: $(PYODIDE_TGZ)
+$(OFFLINE)/pyodide.asm.wasm: $(PYODIDE_TGZ) $(STAMP) scorekeeper/offline/build.py
 	rm -rf build/pyodide && mkdir -p build/pyodide $(OFFLINE)
 	tar -xzf $< -C build/pyodide
 	cd build/pyodide/package && cp $(PYODIDE_FILES) $(CURDIR)/$(OFFLINE)/
+	$(BIN)/python -m scorekeeper.offline.build pyodide
 	touch $@
 
 # The pure-Python packages the app imports, from .venv (the lock's versions), as Pyodide's bytecode

@@ -97,3 +97,29 @@ def test_a_phone_tables_link_opened_elsewhere_says_the_table_is_on_one_phone(cli
         assert 'data-why="kept-on-a-phone"' in page.text and said in page.text
     other = client.get("/t/AbCdEf1234")
     assert other.status_code == 404 and "data-why" not in other.text
+
+
+def test_pyodides_loader_links_only_the_exports_a_module_asked_for(tmp_path) -> None:
+    """The build's one change to Pyodide (build._GOT): applied once, left alone when done, and an
+    unknown loader stops the build instead of shipping it unpatched."""
+    import pytest
+
+    loader = tmp_path / "pyodide.asm.mjs"
+    loader.write_text("var a=1;" + build._GOT + "var value=exports[symName];}}", encoding="utf-8")
+    assert build.patch_pyodide(tmp_path)
+    patched = loader.read_text(encoding="utf-8")
+    assert build._GOT_ONLY_ASKED in patched and build._GOT not in patched
+    assert not build.patch_pyodide(tmp_path)
+    assert loader.read_text(encoding="utf-8") == patched
+    loader.write_text("var updateGOT=(exports)=>{}", encoding="utf-8")
+    with pytest.raises(SystemExit, match="updateGOT"):
+        build.patch_pyodide(tmp_path)
+
+
+def test_the_built_pyodide_is_the_patched_one() -> None:
+    import pytest
+
+    loader = build.OUT / "pyodide.asm.mjs"
+    if not loader.exists():
+        pytest.skip("make offline has not run")
+    assert loader.read_text(encoding="utf-8").count(build._GOT_ONLY_ASKED) == 1
