@@ -238,8 +238,10 @@ class Throttle:
             self._signal(pids, signal.SIGCONT)
 
     def achieved(self) -> str:
-        if self.by != "cpu" or not self.ran:
+        if self.by != "cpu" or self.rate <= 1:
             return ""
+        if not self.ran:  # another browser build names its threads otherwise: nothing was slowed
+            return f"NOT THROTTLED: no renderer thread named {' or '.join(self.THREADS)} used any CPU"
         return (f"the busiest thread's CPU time {self.ran:.2f} s, stopped {self.held:.2f} s: "
                 f"{(self.ran + self.held) / self.ran:.2f}x")
 
