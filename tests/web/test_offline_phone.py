@@ -95,8 +95,9 @@ def test_a_phone_tables_link_opened_elsewhere_says_the_table_is_on_one_phone(cli
         page = client.get("/phone/t/AbCdEf1234", headers={"Accept-Language": lang})
         assert page.status_code == 404
         assert 'data-why="kept-on-a-phone"' in page.text and said in page.text
-    other = client.get("/t/AbCdEf1234")
-    assert other.status_code == 404 and "data-why" not in other.text
+    for elsewhere in ("/t/AbCdEf1234", "/phone/", "/phone/rules/mulle"):  # not a phone table's address
+        other = client.get(elsewhere)
+        assert other.status_code == 404 and "data-why" not in other.text, elsewhere
 
 
 def test_pyodides_loader_links_only_the_exports_a_module_asked_for(tmp_path) -> None:

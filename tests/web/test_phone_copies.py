@@ -356,3 +356,5 @@ def test_a_table_this_phone_does_not_keep_says_so(on_phone: Any) -> None:
     status, _, page = ask("GET", "/t/AbCdEf1234")
     assert status == 404
     assert 'data-why="not-on-this-phone"' in page and "opens only on the phone that opened it" in page
+    status, _, page = ask("GET", "/rules/no-such-game")  # not a table: the plain 404
+    assert status == 404 and "data-why" not in page
