@@ -53,6 +53,9 @@ def prepare() -> None:
     for view in pkgutil.walk_packages(views.__path__, views.__name__ + "."):  # imported on a game's first page
         importlib.import_module(view.name)
     _translations_once_a_request(app)
+    # The phone checks no form's token (WTF_CSRF_ENABLED above) and no server would take one signed
+    # with the phone's key: signing a fresh one for every answer was a twentieth of a move's Python.
+    app.context_processor(lambda: {"csrf_token": _no_token})  # after Flask-WTF's, so it wins
     for name in app.jinja_env.list_templates():
         if name.endswith(".html"):
             app.jinja_env.get_template(name)
@@ -73,6 +76,10 @@ def prepare() -> None:
     # under Pyodide in one move in ten, four times that on a slow phone.
     gc.freeze()
     _state.update(app=app, empty=empty)
+
+
+def _no_token() -> str:
+    return ""
 
 
 # Table cards of a fishing game's first deal in the warm-up: a trail of 5C is legal on them.
@@ -116,9 +123,16 @@ def warm(client: Any) -> list[tuple[str, int]]:
 def _translations_once_a_request(app: Any) -> None:
     """The templates' gettext with the request's catalogue looked up once: Flask-Babel finds it
     again for every string (the locale's name built, the cache searched), a sixth of a sheet's
-    rendering under Pyodide. The locale is chosen once a request (the app never forces another)."""
+    rendering under Pyodide. The locale is chosen once a request (the app never forces another).
+
+    Called straight from the templates, with Jinja's newstyle meaning (autoescaped, always
+    %-formatted with its keywords): the i18n extension's ``_`` resolves ``gettext`` and calls it,
+    which calls the function given to it, three of Jinja's checked calls for each of a sheet's
+    forty strings."""
     from flask import g
     from flask_babel import get_translations
+    from jinja2 import pass_eval_context
+    from markupsafe import Markup
 
     def catalogue() -> Any:
         found = g.get("_catalogue")
@@ -126,13 +140,31 @@ def _translations_once_a_request(app: Any) -> None:
             found = g._catalogue = get_translations()
         return found
 
-    app.jinja_env.install_gettext_callables(
-        gettext=lambda s: catalogue().ugettext(s),
-        ngettext=lambda s, p, n: catalogue().ungettext(s, p, n),
-        newstyle=True,
-        pgettext=lambda c, s: catalogue().upgettext(c, s),
-        npgettext=lambda c, s, p, n: catalogue().unpgettext(c, s, p, n),
-    )
+    def done(eval_ctx: Any, text: str, variables: dict[str, Any]) -> Any:
+        return (Markup(text) if eval_ctx.autoescape else text) % variables
+
+    @pass_eval_context
+    def gettext(eval_ctx: Any, string: str, /, **variables: Any) -> Any:
+        return done(eval_ctx, catalogue().ugettext(string), variables)
+
+    @pass_eval_context
+    def ngettext(eval_ctx: Any, singular: str, plural: str, num: int, /, **variables: Any) -> Any:
+        variables.setdefault("num", num)
+        return done(eval_ctx, catalogue().ungettext(singular, plural, num), variables)
+
+    @pass_eval_context
+    def pgettext(eval_ctx: Any, context: str, string: str, /, **variables: Any) -> Any:
+        variables.setdefault("context", context)
+        return done(eval_ctx, catalogue().upgettext(context, string), variables)
+
+    @pass_eval_context
+    def npgettext(eval_ctx: Any, context: str, singular: str, plural: str, num: int, /, **variables: Any) -> Any:
+        variables.setdefault("context", context)
+        variables.setdefault("num", num)
+        return done(eval_ctx, catalogue().unpgettext(context, singular, plural, num), variables)
+
+    app.jinja_env.globals.update(_=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext,
+                                 npgettext=npgettext)
 
 
 def open_phone(database: Any, cookie: Any, host: str) -> None:

@@ -13,9 +13,12 @@ colour alone: every street is named.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
+
+from scorekeeper.localize import language
 
 PEG_COLOURS = ("#0b4f2f", "#8b1a1a", "#1a3f8b", "#111111")
 STREET_COLOURS = ("#2f8f5f", "#c0504d", "#4f7fc0", "#555555")
@@ -107,6 +110,16 @@ def _hole(score: int, target: int) -> int:
 def cribbage_board(labels: Sequence[str], scores: Sequence[int], previous: Sequence[int],
                    target: int = HOLES + 1, title: str = "") -> Markup:
     """One street per side (``labels[i]``), front peg at ``scores[i]``, back peg at ``previous[i]``."""
+    # Most moves score nothing, and the board is then drawn as it was: kept by what it shows and
+    # the reader's language (a twentieth of a move's Python on a phone keeping a table alone).
+    if type(title) is str and all(type(label) is str for label in labels):  # markup draws otherwise than equal text
+        return _board(tuple(labels), tuple(scores), tuple(previous), target, title, language())
+    return _board.__wrapped__(tuple(labels), tuple(scores), tuple(previous), target, title, language())
+
+
+@lru_cache(maxsize=256)
+def _board(labels: tuple[str, ...], scores: tuple[int, ...], previous: tuple[int, ...], target: int, title: str,
+           lang: str) -> Markup:
     count = len(labels)
     height = TOP + LANE_H * count + 2
     heading = title or _("Cribbage board")

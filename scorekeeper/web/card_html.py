@@ -130,18 +130,33 @@ def _rank(name: str, rank: str, left: int, ticked: bool, lang: str) -> Markup:
 def rank_cells(name: str, ranks: Sequence[str], suits: Sequence[str], unseen: Any, chosen_rank: str) -> Markup:
     """The chooser's first step: one radio a rank with the unseen count of all its suits."""
     lang = language()
-    return Markup("").join(
-        _rank(name, r, sum(_left(unseen, r + s) for s in suits), r == chosen_rank, lang) for r in ranks)
+    # Joined as plain text: every cell is markup already, and Markup.join escapes each one again.
+    return Markup("".join(
+        _rank(name, r, sum(_left(unseen, r + s) for s in suits), r == chosen_rank, lang) for r in ranks))
 
 
 def suit_steps(name: str, ranks: Sequence[str], suits: Sequence[str], unseen: Any,
                chosen: Collection[str] | str, multi: bool = False) -> Markup:
-    """The chooser's second step: for each rank, its cards (shown once the rank is tapped)."""
+    """The chooser's second step: for each rank, its cards (shown once the rank is tapped).
+
+    Kept per rank: a move changes the counts of one or two ranks, so the other steps of the next
+    answer are found whole (under Pyodide this step was a sixth of a move's Python)."""
     lang = language()
-    out = []
-    for r in ranks:
-        out.append(Markup('<div class="suit-step" data-of="{}" role="group" aria-label="{}">').format(
-            r, rank_name(r, lang)))
-        out.extend(_pick_in(name, r + s, unseen, chosen, "french", multi, False, lang) for s in suits)
-        out.append(Markup("</div>"))
-    return Markup("").join(out)
+    suits = tuple(suits)
+    counted = isinstance(unseen, Mapping)
+    several = multi or not isinstance(chosen, str)
+    return Markup("".join(
+        _suit_step(name, r, suits, tuple(_left(unseen, r + s) for s in suits),
+                   tuple((r + s in chosen) if several else (r + s == chosen) for s in suits), counted, multi, lang)
+        for r in ranks))
+
+
+@lru_cache(maxsize=2048)
+def _suit_step(name: str, rank: str, suits: tuple[str, ...], lefts: tuple[int, ...], ticks: tuple[bool, ...],
+               counted: bool, multi: bool, lang: str) -> str:
+    head = Markup('<div class="suit-step" data-of="{}" role="group" aria-label="{}">').format(
+        rank, rank_name(rank, lang))
+    kind = "checkbox" if multi else "radio"
+    cells = "".join(_pick(name, rank + s, "french", left, counted, tick, kind, False, lang)
+                    for s, left, tick in zip(suits, lefts, ticks, strict=True))
+    return str(head) + cells + "</div>"

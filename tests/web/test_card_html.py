@@ -4,6 +4,7 @@ stay, a count or a tick changes the cell, and a cell kept for one language is ne
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import Flask
 
@@ -45,3 +46,32 @@ def test_rank_cells_count_every_suit_and_a_face_matches_the_macro(sqlite_app: Fl
     assert "disabled" in radios["K"] and "checked" not in radios["K"]       # nothing of it unseen
     assert "disabled" not in radios["A"] and ">3</small>" in ranks
     assert face == '<span class="cardface big red" role="img" aria-label="queen of diamonds">Q♦</span>'
+
+
+def fresh_steps(app: Flask, lang: str, unseen: dict[str, int], chosen: Any, multi: bool = False) -> str:
+    """The second step made cell by cell (``pick``), as before steps were kept per rank."""
+    with app.test_request_context("/", headers={"Accept-Language": lang}):
+        out = []
+        for rank in ("A", "10"):
+            head = f'<div class="suit-step" data-of="{rank}" role="group" aria-label="{card_html.rank_name(rank, lang)}">'
+            out.append(head + "".join(str(card_html.pick("card", rank + s, unseen, chosen, multi=multi)) for s in "SH"))
+            out.append("</div>")
+        return "".join(out)
+
+
+def test_a_kept_step_is_the_step_made_afresh_for_every_count_tick_and_language(sqlite_app: Flask) -> None:
+    before = {"AS": 2, "AH": 1, "10S": 1, "10H": 2}
+    after = dict(before, **{"10H": 1})                         # a move played one more 10H
+    for lang in ("en", "sv", "de"):
+        for unseen, chosen in ((before, ""), (after, ""), (after, "10H"), (before, "AS")):
+            assert steps(sqlite_app, lang, unseen, chosen) == fresh_steps(sqlite_app, lang, unseen, chosen)
+        with sqlite_app.test_request_context("/", headers={"Accept-Language": lang}):
+            several = str(card_html.suit_steps("card", ["A", "10"], ["S", "H"], after, ["AH", "10S"], multi=True))
+        assert several == fresh_steps(sqlite_app, lang, after, ["AH", "10S"], multi=True)
+        assert several.count('type="checkbox"') == 4 and several.count(" checked") == 2
+    # The rank whose count changed is made again; the other is the same text.
+    a_rank = r'<div class="suit-step" data-of="A".*?</div>'
+    ten = r'<div class="suit-step" data-of="10".*?</div>'
+    one, two = steps(sqlite_app, "en", before), steps(sqlite_app, "en", after)
+    assert re.search(a_rank, one)[0] == re.search(a_rank, two)[0]  # type: ignore[index]
+    assert re.search(ten, one)[0] != re.search(ten, two)[0] and "×1" in re.search(ten, two)[0]  # type: ignore[index]

@@ -325,6 +325,33 @@ def test_the_holes_pattern_puts_a_hole_under_every_peg_position() -> None:
             assert (round((x - px) % w, 1), round((y - py) % h, 1)) in centres, (side, hole)
 
 
+def test_a_board_kept_from_an_earlier_move_is_the_board_drawn_afresh(sqlite_app: Flask) -> None:
+    """The board is kept by what it shows and the reader's language: a score, a previous score, a
+    name or a language of its own draws its own, and a name given as markup is drawn as before."""
+    from markupsafe import Markup
+
+    from scorekeeper.web import boards
+
+    def draw(lang: str, *args: Any, **kw: Any) -> tuple[str, str]:
+        with sqlite_app.test_request_context("/", headers={"Accept-Language": lang}):
+            kept = str(cribbage_board(*args, **kw))
+            fresh = str(boards._board.__wrapped__(tuple(args[0]), tuple(args[1]), tuple(args[2]), *args[3:],
+                                                  kw.get("title", ""), lang))
+            return kept, fresh
+
+    seen = set()
+    for lang in ("en", "sv", "de"):
+        for scores, before, names in (([5, 0], [0, 0], ["Anna", "Bo"]), ([5, 3], [0, 0], ["Anna", "Bo"]),
+                                      ([5, 3], [2, 0], ["Anna", "Bo"]), ([5, 3], [2, 0], ["Anna", "Bö"])):
+            kept, fresh = draw(lang, names, scores, before, 61)
+            assert kept == fresh
+            seen.add(kept)
+    assert len(seen) == 12                                      # no two of them drawn alike
+    plain, _ = draw("en", ["A &amp; B", "C"], [1, 2], [0, 0], 61)   # kept first, under equal text
+    kept, fresh = draw("en", [Markup("A &amp; B"), "C"], [1, 2], [0, 0], 61)
+    assert kept == fresh != plain
+
+
 # --- Hints and the desk -------------------------------------------------------------------------------
 
 

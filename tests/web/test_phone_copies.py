@@ -358,3 +358,40 @@ def test_a_table_this_phone_does_not_keep_says_so(on_phone: Any) -> None:
     assert 'data-why="not-on-this-phone"' in page and "opens only on the phone that opened it" in page
     status, _, page = ask("GET", "/rules/no-such-game")  # not a table: the plain 404
     assert status == 404 and "data-why" not in page
+
+
+TRANSLATED = ("{{ _('Invite players') }}|{{ _('%(name)s to play', name=who) }}|"
+              "{{ ngettext('%(num)s seat free', '%(num)s seats free', n) }}|{{ _('%(n)s%%', n=5) }}|"
+              "{% trans %}Rule book{% endtrans %}|{% trans name=who %}{{ name }} to play{% endtrans %}|"
+              "{{ _('%(name)s to play', name=marked) }}")
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "de"])
+def test_the_phones_templates_translate_and_escape_as_the_servers_do(on_phone: Any, sqlite_app: Any, lang: str) -> None:
+    """The phone calls its catalogue straight from the templates (one call a string, not Jinja's
+    three): the same words, a name escaped once, %-formatting and plurals as Jinja's i18n does."""
+    from flask import render_template_string
+    from markupsafe import Markup
+
+    on_phone()
+    said = {}
+    for name, app in (("phone", phone._state["app"]), ("server", sqlite_app)):
+        with app.test_request_context("/", headers={"Accept-Language": lang}):
+            said[name] = [render_template_string(TRANSLATED, who="<b>Bo & Co</b>", marked=Markup("<i>Bo</i>"), n=n)
+                          for n in (1, 2)]
+    assert said["phone"] == said["server"]
+    one, two = said["phone"]
+    assert "&lt;b&gt;Bo &amp; Co&lt;/b&gt;" in one and "<b>" not in one and "5%" in one and one != two
+    assert "<i>Bo</i>" in one                                  # markup given as a name stays markup
+    assert phone._state["app"].jinja_env.globals["_"] is phone._state["app"].jinja_env.globals["gettext"]
+
+
+def test_the_phones_forms_carry_no_signed_token(on_phone: Any) -> None:
+    """The phone checks no form's token and no server would take one signed with the phone's key:
+    its forms carry an empty one instead of one signed afresh for every answer."""
+    on_phone()
+    table = new_table()
+    status, _, page = ask("GET", f"/t/{table}")
+    assert status == 200 and page.count('name="csrf_token" value=""') >= 2
+    assert not re.search(r'name="csrf_token" value="[^"]', page)
+    assert ask("POST", f"/t/{table}/events", DEAL)[0] in (200, 302)   # and a move is taken without one
