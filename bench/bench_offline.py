@@ -373,6 +373,13 @@ def main() -> None:
         if all(inside):  # self.phoneLast: the worker's own times of its last request
             print(f"  a move inside the worker (ms): the app {', '.join(str(i['app']) for i in inside)}; "
                   f"stored in IndexedDB {', '.join(str(i['stored']) for i in inside)}")
+            if all("inside" in i for i in inside):
+                # The worker's answer from the page's side less the worker's own time: the request's
+                # and the answer's way between the page and the worker (through the browser process).
+                hops = [m["answered"] - m["sent"] - i["inside"] for m, i in zip(moves, inside, strict=True)]
+                print(f"  … the request before the app (body read, queue) p50 {pct([i['before'] for i in inside], 0.5):.0f} ms, "
+                      f"the whole in the worker p50 {pct([i['inside'] for i in inside], 0.5):.0f} ms, "
+                      f"the way there and back p50 {pct(hops, 0.5):.0f} ms")
         throttle.__exit__()
         if throttle.achieved():
             print(f"  the throttle: {throttle.achieved()}")

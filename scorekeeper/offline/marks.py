@@ -42,11 +42,14 @@ def _looked_up() -> dict[str, str | None]:
     return found
 
 
+_MOVED_TO = text("SELECT url FROM phone_moved WHERE table_id = :t")  # built once: every request asks
+
+
 def moved_to(table_id: str) -> str | None:
     """The server's join link of a table this phone put on the server: its copy here is read-only."""
     found = _looked_up()
     if table_id not in found:
-        url = db.session.execute(text("SELECT url FROM phone_moved WHERE table_id = :t"), {"t": table_id}).scalar()
+        url = db.session.execute(_MOVED_TO, {"t": table_id}).scalar()
         found[table_id] = str(url) if url else None
     return found[table_id]
 
