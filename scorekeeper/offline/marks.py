@@ -104,6 +104,7 @@ def forget_kept(table_id: str) -> bool:
 
 def forget_moved(table_id: str) -> None:
     db.session.execute(text("DELETE FROM phone_moved WHERE table_id = :t"), {"t": table_id})
+    _looked_up().pop(table_id, None)
 
 
 def kept_rows(table_id: str) -> str | None:

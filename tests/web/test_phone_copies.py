@@ -395,3 +395,19 @@ def test_the_phones_forms_carry_no_signed_token(on_phone: Any) -> None:
     assert status == 200 and page.count('name="csrf_token" value=""') >= 2
     assert not re.search(r'name="csrf_token" value="[^"]', page)
     assert ask("POST", f"/t/{table}/events", DEAL)[0] in (200, 302)   # and a move is taken without one
+
+
+def test_a_requests_answer_on_where_a_table_moved_follows_its_marks(on_phone: Any) -> None:
+    """moved_to is asked once a request and kept for it: marking and forgetting within the same
+    request change the kept answer too."""
+    from scorekeeper.offline import marks
+
+    on_phone()
+    table = new_table()
+    app = phone._state["app"]
+    with app.test_request_context("/"):
+        assert marks.moved_to(table) is None
+        marks.mark_moved(table, "https://example.org/t/x")
+        assert marks.moved_to(table) == "https://example.org/t/x"
+        marks.forget_moved(table)
+        assert marks.moved_to(table) is None
