@@ -423,3 +423,17 @@ def test_a_crowded_table_lists_the_first_captures_and_says_how_many_are_left_out
         shown = hints(K, s, K.to_json(s), "QS", {})
     assert len(shown["captures"]) == HINT_LIMIT
     assert shown["more"] == f"{total - HINT_LIMIT} more captures are not listed here."
+
+
+def test_confirm_skips_the_browsers_form_check_which_the_move_form_has_nothing_for(sqlite_app: Flask) -> None:
+    # formnovalidate spares htmx a validation event for each of the form's seventy inputs before
+    # a move is sent; it is safe only while no field of the form carries a constraint.
+    client = sqlite_app.test_client()
+    for variant in ("standard", "drag"):
+        table = api_table(client, [{"type": "deal", "dealer": 1, "table": ["3H", "5S", "8D", "KC"]}], variant=variant)
+        html = sheet(client, table["id"])
+        move = Page('<form class="move"' + html.split('<form class="move"')[1].split("</form>")[0] + "</form>")
+        assert move.find("button", id="confirm-move")[0].get("formnovalidate") == ""
+        constrained = [a for t, a in move.tags if t in ("input", "select", "textarea")
+                       and {"required", "pattern", "min", "max", "minlength", "maxlength"} & a.keys()]
+        assert constrained == [] and len(move.find("input")) > 60, variant
