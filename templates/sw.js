@@ -371,11 +371,26 @@ async function phone(request, url) {
   if (moving && request.method === "POST") return toServer(loaded, moving[1], url, headers);
   return serially(async () => {
     const t0 = performance.now();
-    const answer = loaded.entry.handle(request.method, path, url.search.slice(1), loaded.py.toPy(headers), body);
+    // A write is handed over as soon as it is committed: IndexedDB stores it while Python draws
+    // the sheet. Each put follows the one before (IndexedDB runs them in order), so the last holds.
+    let kept = null;
+    const keep = (db, cookie) => {
+      if (kept) kept.catch(() => undefined);
+      try {
+        kept = put(db, cookie);
+      } catch (error) {  // never thrown into the app mid-request: the answer waits for it below
+        kept = Promise.reject(error);
+      }
+    };
+    const answer = loaded.entry.handle(request.method, path, url.search.slice(1), loaded.py.toPy(headers), body, keep);
     const [status, pairs, data, changed] = answer.toJs();
     answer.destroy();
     const t1 = performance.now();
-    if (changed) await store(loaded.entry);
+    if (changed === "kept") await kept;  // what was kept already is the state after this request
+    else {
+      if (kept) kept.catch(() => undefined);
+      if (changed) await store(loaded.entry);
+    }
     // The last request's times (ms) — read by bench/bench_offline.py: from the fetch event to the
     // app's start (the body read, the queue), in the app, storing it, and the whole in the worker.
     const last = { path, before: Math.round(t0 - got), app: Math.round(t1 - t0), stored: Math.round(performance.now() - t1) };
@@ -426,11 +441,12 @@ async function putOnServer(loaded, tableId, headers) {
 // --- The phone's store: one IndexedDB record, written in one transaction per change ---
 
 let opened = null;
+let openedHandle = null;  // once open: a write begins in the same call (see put)
 function database() {
   opened = opened || new Promise((resolve, reject) => {
     const open = indexedDB.open("scorekeeper-phone", 1);
     open.onupgradeneeded = () => open.result.createObjectStore("store");
-    open.onsuccess = () => resolve(open.result);
+    open.onsuccess = () => resolve(openedHandle = open.result);
     open.onerror = () => { opened = null; reject(open.error); };
   });
   return opened;
@@ -452,12 +468,23 @@ async function store(entry) {
   const snap = entry.snapshot();
   const [db, cookie] = snap.toJs();
   snap.destroy();
-  const handle = await database();
-  await new Promise((resolve, reject) => {
+  await put(db, cookie);
+}
+
+// Not async: called from Python mid-request (handle's keep), the transaction must begin before
+// the call returns — an await would put it off until the app is done.
+function put(db, cookie) {
+  return openedHandle ? putIn(openedHandle, db, cookie) : database().then((handle) => putIn(handle, db, cookie));
+}
+
+function putIn(handle, db, cookie) {
+  return new Promise((resolve, reject) => {
     const tx = handle.transaction("store", "readwrite", { durability: "strict" });
     tx.objectStore("store").put({ db, cookie, at: Date.now() }, "tables");
     tx.oncomplete = resolve;
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error);
+    // At once, not when this task ends: the app goes on drawing the answer meanwhile.
+    if (tx.commit) tx.commit();
   });
 }

@@ -4,7 +4,8 @@ The whole Flask app runs here — the same views, templates, service and engine 
 on an in-memory SQLite database. The database is the table's store: after every request that may
 have changed it, the service worker takes ``snapshot()`` (the database's bytes and the phone's
 session cookie) and writes it to IndexedDB in one transaction before the page sees the answer,
-so a crash loses at most the move being written. On start, ``open_phone`` loads the last snapshot;
+so a crash loses at most the move being written. A move's write is handed to the worker as soon
+as it is committed (``handle``'s ``keep``), so IndexedDB stores it while the sheet is drawn. On start, ``open_phone`` loads the last snapshot;
 each table's events are then replayed through the engine when its page is first read, exactly as
 a server process does after a restart.
 """
@@ -28,6 +29,7 @@ def prepare() -> None:
     import pkgutil
 
     import sqlalchemy.orm
+    from sqlalchemy import event
 
     from scorekeeper import create_app, service
     from scorekeeper.extensions import db
@@ -46,6 +48,7 @@ def prepare() -> None:
     })
     _phone_pages(app)
     with app.app_context():
+        event.listen(db.engine.pool, "checkin", _checked_in)
         db.create_all()
         marks.ensure()
         empty = db.engine.raw_connection().driver_connection.serialize()
@@ -289,9 +292,35 @@ def moved(table_id: str, url: str) -> None:
         marks.mark_moved(table_id, url)
 
 
-def handle(method: str, path: str, query: str, headers: Any, body: Any) -> tuple[int, list[list[str]], bytes, bool]:
-    """One request of the page, ``path`` without the ``/phone`` prefix. The last value says
-    whether the phone's store must be written before the page sees the answer."""
+def _checked_in(connection: Any, _record: Any) -> None:
+    """A connection back in the pool after a write (SQLite's count of changed rows moved): while
+    a request is answered, its database is handed to ``keep`` at once — the move is committed,
+    and IndexedDB can store it while the app draws the sheet (a tenth of a move at the table)."""
+    changes = getattr(connection, "total_changes", None)
+    if changes is None or changes == _state.get("changes"):
+        return
+    _state["changes"] = changes
+    keep = _state.get("keep")
+    if keep is not None:
+        kept = (connection.serialize(), _cookie(_state["client"]))
+        _state["kept"] = kept
+        keep(_to_js(kept[0]), kept[1])
+
+
+def _to_js(data: bytes) -> Any:
+    try:
+        from pyodide.ffi import to_js  # a Uint8Array (a copy), as ``snapshot()`` gives the worker
+    except ImportError:  # CPython: the tests
+        return data
+    return to_js(data)
+
+
+def handle(method: str, path: str, query: str, headers: Any, body: Any,
+           keep: Any = None) -> tuple[int, list[list[str]], bytes, str]:
+    """One request of the page, ``path`` without the ``/phone`` prefix. The last value says what
+    the phone's store needs before the page sees the answer: "" nothing, "store" the
+    ``snapshot()``, "kept" nothing more than what was handed to ``keep(database, cookie)``
+    during the request (called after each committed write) — the state after the request."""
     client = _state["client"]
     if hasattr(body, "to_bytes"):
         body = body.to_bytes()  # a JavaScript Uint8Array, as the service worker read it
@@ -301,12 +330,19 @@ def handle(method: str, path: str, query: str, headers: Any, body: Any) -> tuple
         headers = headers.to_py()
     sent = {k: v for k, v in dict(headers).items() if k.lower() not in {"cookie", "accept-encoding", "host"}}
     cookie_before = _cookie(client)
-    response = client.open(path, method=method, query_string=query, headers=sent, data=body or b"",
-                           base_url=f"http://{_state['host']}{PREFIX}/")
-    data = response.get_data()
-    changed = method not in ("GET", "HEAD") or _cookie(client) != cookie_before
+    _state.update(keep=keep, kept=None)
+    try:
+        response = client.open(path, method=method, query_string=query, headers=sent, data=body or b"",
+                               base_url=f"http://{_state['host']}{PREFIX}/")
+        data = response.get_data()
+    finally:
+        _state["keep"] = None
+    kept = _state.pop("kept", None)
+    store = ""
+    if method not in ("GET", "HEAD") or _cookie(client) != cookie_before:
+        store = "kept" if kept is not None and kept == snapshot() else "store"
     return (response.status_code, [[k, v] for k, v in response.headers.items() if k.lower() != "set-cookie"],
-            data, changed)
+            data, store)
 
 
 def _cookie(client: Any) -> str:

@@ -411,3 +411,46 @@ def test_a_requests_answer_on_where_a_table_moved_follows_its_marks(on_phone: An
         assert marks.moved_to(table) == "https://example.org/t/x"
         marks.forget_moved(table)
         assert marks.moved_to(table) is None
+
+
+def test_a_write_is_handed_to_the_store_when_committed_and_the_answer_says_whether_that_holds(on_phone: Any) -> None:
+    """The worker's ``keep`` gets the database as soon as a move is written, so IndexedDB stores it
+    while the sheet is drawn; the answer then needs no second write unless something changed after."""
+    from urllib.parse import urlencode
+
+    on_phone()
+    table = new_table()
+    kept: list[tuple[int, str]] = []
+
+    def keep(database: bytes, cookie: str) -> None:
+        copy = sqlite3.connect(":memory:")
+        copy.deserialize(database)  # what the store is given holds the move already
+        kept.append((copy.execute("SELECT count(*) FROM events").fetchone()[0], cookie))
+
+    def send(method: str, path: str, form: dict[str, Any] | None = None) -> tuple[int, str]:
+        body = urlencode(form, doseq=True).encode() if form is not None else None
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
+        status, _, _, store = phone.handle(method, path, "", headers, body, keep)
+        return status, store
+
+    assert send("POST", f"/t/{table}/seat", {"seat": "0"}) == (302, "store") and kept == []  # the cookie only
+    cookie = phone.snapshot()[1]
+    assert send("POST", f"/t/{table}/events", DEAL) == (200, "kept") and kept == [(1, cookie)]
+    assert send("GET", f"/t/{table}") == (200, "") and len(kept) == 1
+    play = {"type": "play", "player:int": "0", "expected_seq": "1", "card": "5C"}
+    assert send("POST", f"/t/{table}/events", play) == (200, "kept") and kept[-1] == (2, cookie)
+    refused = {"type": "play", "player:int": "1", "expected_seq": "2", "card": "KH", "capture:list": "4H"}
+    assert send("POST", f"/t/{table}/events", refused) == (422, "store") and len(kept) == 2  # nothing written
+    assert send("POST", f"/t/{table}/undo", {"expected_seq": "2"}) == (200, "kept") and kept[-1] == (3, cookie)
+    # What was kept last is what the phone would store now.
+    database, now = phone.snapshot()
+    copy = sqlite3.connect(":memory:")
+    copy.deserialize(database)
+    assert (copy.execute("SELECT count(*) FROM events").fetchone()[0], now) == kept[-1]
+    again = {**play, "expected_seq": "3"}
+    assert phone.handle("POST", f"/t/{table}/events", "", {"Content-Type": "application/x-www-form-urlencoded"},
+                        urlencode(again).encode())[3] == "store"  # no keep given: stored after the answer
+    # A new table is written, then the phone's cookie changes (it may write there): what was kept
+    # is not the last state, so the answer asks for the whole store again.
+    made = {"game": "kasino", "players": ["Anna", "Bo"], "where": "phone"}
+    assert send("POST", "/tables", made) == (302, "store") and kept[-1][0] == 4
