@@ -373,8 +373,9 @@
   }
   // After this phone's own move the next one is composed at once: bring the composer (or a trick
   // game's card grid, `data-act`) back on the screen if it is not. Other phones' moves never
-  // move the page.
-  document.addEventListener("htmx:afterSwap", function (evt) {
+  // move the page. Asked once the redraw is settled: measuring forces a layout, and one taken
+  // before the settle's changes (Confirm's state, the times) was done twice in every move.
+  function composerBack(evt) {
     var cfg = evt.detail.requestConfig || {};
     var mine = cfg.verb === "post" || (cfg.elt && cfg.elt.closest && cfg.elt.closest("#sheet [data-act]"));
     var composer = document.querySelector("#composer, #sheet [data-act]");
@@ -383,7 +384,7 @@
     var bar = document.getElementById("last-move");
     var floor = bar ? bar.getBoundingClientRect().top : window.innerHeight;
     if (r.top < 0 || r.bottom > floor) window.scrollTo(0, Math.max(0, window.scrollY + r.top - 8));
-  });
+  }
   document.addEventListener("htmx:afterSettle", function (evt) {
     var el = evt.detail.elt;
     if (el && el.id === "sheet") {
@@ -392,6 +393,7 @@
       if (navigator.onLine && streamUp) showOffline(false);
     }
     afterSheet();
+    composerBack(evt);
   });
 
   // --- Times in the phone's own clock (the server writes UTC). ---

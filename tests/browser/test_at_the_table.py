@@ -342,3 +342,23 @@ def test_a_move_redraws_the_sheet_releasing_only_what_htmx_set_up(browser: Brows
     expect(anna.locator("#composer .preview")).to_contain_text("✔")
     anna.locator("#confirm-move").click()
     expect(anna.locator("#last-move")).to_contain_text("K♦")
+
+
+def test_the_own_move_brings_the_composer_back_and_another_phones_move_leaves_the_page_still(
+        browser: Browser, live_server: str) -> None:
+    table = api(live_server, "/api/v1/tables", {"game": "mulle", "players": ["Anna", "Bo"]})
+    api(live_server, f"/api/v1/tables/{table['id']}/events", DEAL, table["write_token"])
+    anna = seated_phone(browser, table["join_url"], "Anna")
+    bo = seated_phone(browser, table["join_url"], "Bo")
+    bottom = "() => { window.scrollTo(0, document.documentElement.scrollHeight); return window.scrollY; }"
+    played(anna, "9C")                                                      # a trail
+    expect(anna.locator("#composer .preview")).to_contain_text("✔")
+    assert anna.evaluate(bottom) > 0 and not on_screen(anna, "#composer", settle_ms=200)
+    below = bo.evaluate(bottom)
+    assert below > 0
+    anna.evaluate("() => document.getElementById('confirm-move').click()")   # no scroll to reach it
+    expect(anna.get_by_text("Bo to play")).to_be_visible()
+    assert on_screen(anna, "#composer")                                     # back for the next move
+    expect(bo.get_by_text("Your turn, Bo!")).to_be_visible()
+    bo.wait_for_timeout(300)
+    assert bo.evaluate("() => window.scrollY") == below                     # another's move: still
