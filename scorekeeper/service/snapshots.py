@@ -29,14 +29,34 @@ logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
+class Head:
+    """The event at a snapshot's seq as this process wrote it, so a page's last-move line needs
+    no read of it: who wrote it, its payload and, for an undo, the payload it took back."""
+
+    author: int | None
+    payload: dict[str, Any]
+    undone: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """The state at ``seq`` and the stack of effective events (seq, payload) that produced it;
-    ``verdicts``: the stored moves among them the current rules judge otherwise (stored.py)."""
+    ``verdicts``: the stored moves among them the current rules judge otherwise (stored.py);
+    ``head``: the event at ``seq`` when this process wrote it (else None: read it)."""
 
     seq: int
     state: Any
     effective: tuple[tuple[int, dict[str, Any]], ...] = field(default=())
     verdicts: tuple[Verdict, ...] = field(default=())
+    head: Head | None = None
+
+
+def written_head(author: int | None, payload: dict[str, Any], before: Snapshot) -> Head:
+    """The head a write leaves: ``payload`` by ``author`` on top of ``before``."""
+    undone = None
+    if payload.get("type") == "undo":
+        undone = next((p for s, p in reversed(before.effective) if s == payload.get("undoes")), None)
+    return Head(author, payload, undone)
 
 
 class SnapshotCache:

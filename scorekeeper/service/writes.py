@@ -25,12 +25,14 @@ from scorekeeper.service.errors import (
 )
 from scorekeeper.service.facts import TableFacts, facts_cache, facts_of, table_facts
 from scorekeeper.service.snapshots import (
+    Head,
     Snapshot,
     cache,
     judged_replay,
     rules_for,
     snapshot,
     state_json,
+    written_head,
 )
 from scorekeeper.service.stored import Verdict
 from scorekeeper.service.tables import NOT_TEXT
@@ -135,7 +137,8 @@ def _write(table: Table | TableFacts | str, step: Step, author: int | None,
         written = _write_sqlite(facts, step, author, expected_seq)
     else:
         written = _write_queued(facts, step, author, expected_seq)
-        cache.put((facts.id, written.seq), Snapshot(written.seq, written.state, written.effective, written.verdicts))
+        cache.put((facts.id, written.seq),
+                  Snapshot(written.seq, written.state, written.effective, written.verdicts, written.head))
     _announce(facts.id, written.seq)
     metrics.move_written(facts.game, time.perf_counter() - started, facts.id)
     return _Written(written.seq, written.state, facts)
@@ -147,6 +150,7 @@ class _Appended:
     state: Any
     effective: Effective
     verdicts: tuple[Verdict, ...]
+    head: Head
 
 
 # SQLite has one writer at a time; its busy handler makes colliding writers sleep in steps of
@@ -191,8 +195,9 @@ def _write_sqlite(facts: TableFacts, step: Step, author: int | None, expected_se
             else:
                 appended = writer.append(facts.id, snap.seq, payload, author)
             if appended:  # under the lock, so the next writer starts from it
-                cache.put((facts.id, snap.seq + 1), Snapshot(snap.seq + 1, state, effective, verdicts))
-                return _Appended(snap.seq + 1, state, effective, verdicts)
+                head = written_head(author, payload, snap)
+                cache.put((facts.id, snap.seq + 1), Snapshot(snap.seq + 1, state, effective, verdicts, head))
+                return _Appended(snap.seq + 1, state, effective, verdicts, head)
         trust_cache = False  # another process wrote (or the table expired): read the head afresh
     raise TableError(503, "busy", tr("the table is too busy right now; try again"))
 
@@ -212,7 +217,7 @@ def _write_queued(facts: TableFacts, step: Step, author: int | None, expected_se
                 raise _conflict(facts, snap)
             payload, state, effective, verdicts = step(facts, snap)
             if w.append(facts.id, head, payload, author):
-                return _Appended(head + 1, state, effective, verdicts)
+                return _Appended(head + 1, state, effective, verdicts, written_head(author, payload, snap))
             if expected_seq is not None:
                 raise _conflict(facts, snapshot(facts, w.head(facts.id) or head, w.rows))
     raise TableError(503, "busy", tr("the table is too busy right now; try again"))

@@ -20,6 +20,7 @@ from scorekeeper.cards import NotationError, card_name, parse_card
 from scorekeeper.extensions import db
 from scorekeeper.localize import card_face, localize
 from scorekeeper.models import Event, Table
+from scorekeeper.service.snapshots import Head
 
 # Events entered with one tap (a card of a trick, a Muggins pile): the status region offers to
 # take such a tap back with one more tap.
@@ -78,11 +79,13 @@ def _pops(view_just: Mapping[str, Any] | None) -> list[str]:
     return out
 
 
-def last_move(table: Table, players: Sequence[str], seq: int, view: Mapping[str, Any]) -> dict[str, Any] | None:
-    """What the head event did, or None before the first move. ``view``: the game's view model."""
+def last_move(table: Table, players: Sequence[str], seq: int, view: Mapping[str, Any],
+              head: Head | None = None) -> dict[str, Any] | None:
+    """What the head event did, or None before the first move. ``view``: the game's view model;
+    ``head``: the event at ``seq`` as this process wrote it (else it is read)."""
     if seq <= 0:
         return None
-    row = _event(table, seq)
+    row = head or _event(table, seq)
     if row is None:
         return None
     by = _name(players, row.author)
@@ -90,8 +93,12 @@ def last_move(table: Table, players: Sequence[str], seq: int, view: Mapping[str,
         return {"seq": seq, "text": describe(table, row.payload, players), "pops": [], "undo": False,
                 "one_tap": False}
     if row.payload.get("type") == "undo":
-        undone = _event(table, int(row.payload.get("undoes") or 0))
-        move = describe(table, undone.payload, players) if undone is not None else ""
+        if head is not None and head.undone is not None:
+            undone_payload: Mapping[str, Any] | None = head.undone
+        else:
+            undone = _event(table, int(row.payload.get("undoes") or 0))
+            undone_payload = undone.payload if undone is not None else None
+        move = describe(table, undone_payload, players) if undone_payload is not None else ""
         text = _("%(name)s undid: %(move)s", name=by, move=move) if by else _("Undone: %(move)s", move=move)
         return {"seq": seq, "text": text, "pops": [], "undo": True, "one_tap": False}
     just = next((m.get("just") for m in view.values() if isinstance(m, Mapping) and m.get("just")), None)

@@ -162,7 +162,7 @@ def page_context(table: Table) -> dict[str, Any]:
     }
     view = view_for(table.game, ctx)
     ctx.update(view)
-    ctx["last"] = last_move(table, names, snap.seq, view)
+    ctx["last"] = last_move(table, names, snap.seq, view, snap.head)
     # The move an undo would take back (the newest one still standing), named on the undo button.
     ctx["undo_target"] = describe(table, snap.effective[-1][1], names) if snap.effective else ""
     return ctx
