@@ -9,8 +9,9 @@ import secrets
 import unicodedata
 from typing import Any
 
-from sqlalchemy import bindparam, select, text
+from sqlalchemy import bindparam, inspect, select, text
 from sqlalchemy.orm import joinedload
+from sqlalchemy.orm.util import identity_key
 
 from scorekeeper.engine import RULES, RULES_VERSION
 from scorekeeper.engine.base import MODES, MalformedEvent, RuleViolation, SetupError
@@ -104,9 +105,25 @@ def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any
 _TABLE = select(Table).options(joinedload(Table.seats)).where(Table.id == bindparam("id"))
 
 
+def loaded_table(table_id: str) -> Table | None:
+    """The table as this request's session holds it, if it does, with its seats and nothing of
+    it expired: a write's view reads it before writing and again to draw the sheet."""
+    table = db.session.identity_map.get(identity_key(Table, table_id))
+    if table is None:
+        return None
+    state = inspect(table)
+    # Expired whole (a commit, a rollback) or never read with its seats: read it afresh. A column
+    # expired alone (``updated_at`` after a write) is read again if asked.
+    if state.expired or state.was_deleted or {"head_seq", "seats"} & state.unloaded:
+        return None
+    return table  # type: ignore[no-any-return]
+
+
 def get_table(table_id: str) -> Table:
-    table = (db.session.execute(_TABLE, {"id": table_id}).unique().scalar_one_or_none()
-             if isinstance(table_id, str) and len(table_id) <= 16 else None)
+    if not isinstance(table_id, str) or len(table_id) > 16:
+        table = None
+    else:
+        table = loaded_table(table_id) or db.session.execute(_TABLE, {"id": table_id}).unique().scalar_one_or_none()
     if table is None:
         raise TableError(404, "not_found", tr("there is no table %(table)s", table=repr(table_id)))
     return table

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.orm.attributes import set_committed_value
+
 from scorekeeper import metrics
 from scorekeeper.engine.base import RuleViolation
 from scorekeeper.extensions import db
@@ -35,7 +37,7 @@ from scorekeeper.service.snapshots import (
     written_head,
 )
 from scorekeeper.service.stored import Verdict
-from scorekeeper.service.tables import NOT_TEXT
+from scorekeeper.service.tables import NOT_TEXT, loaded_table
 
 logger = logging.getLogger(__name__)
 
@@ -107,11 +109,34 @@ def _release_session() -> None:
     phone ever holds two: thirty phones each holding one of the pool's connections while
     waiting for a second left none for the phones in front of them, and every write stalled
     until the pool's 30 s timeout (500). Nothing is pending here: views commit what they change
-    before they record a move."""
+    before they record a move. With nothing pending the read is committed without expiring what
+    it loaded, so the sheet drawn after the write finds the table in the session (a move read it
+    twice: a tenth of a move's Python); ``_write`` then moves its head, or has it read afresh."""
     if db.session.registry.has():
         session = db.session()
         if session.in_transaction():
-            session.rollback()
+            if session.new or session.dirty or session.deleted:
+                session.rollback()
+                return
+            keep, session.expire_on_commit = session.expire_on_commit, False
+            try:
+                session.commit()
+            finally:
+                session.expire_on_commit = keep
+
+
+def _loaded_at(table_id: str, seq: int | None) -> None:
+    """The session's table after a write: at its new head ``seq`` (the row's other columns are
+    as read; ``updated_at``, written too, is read again if asked), or, when nothing was written
+    (a refusal, a lost race, a 409: the table may have moved meanwhile), read afresh."""
+    table = loaded_table(table_id)
+    if table is None:
+        return
+    if seq is None:
+        db.session.expire(table)
+        return
+    set_committed_value(table, "head_seq", seq)
+    db.session.expire(table, ["updated_at"])
 
 
 Effective = tuple[tuple[int, dict[str, Any]], ...]
@@ -133,12 +158,17 @@ def _write(table: Table | TableFacts | str, step: Step, author: int | None,
     started = time.perf_counter()
     facts = table_facts(table) if isinstance(table, str) else facts_of(table)
     _release_session()
-    if db.engine.dialect.name == "sqlite":
-        written = _write_sqlite(facts, step, author, expected_seq)
-    else:
-        written = _write_queued(facts, step, author, expected_seq)
-        cache.put((facts.id, written.seq),
-                  Snapshot(written.seq, written.state, written.effective, written.verdicts, written.head))
+    try:
+        if db.engine.dialect.name == "sqlite":
+            written = _write_sqlite(facts, step, author, expected_seq)
+        else:
+            written = _write_queued(facts, step, author, expected_seq)
+            cache.put((facts.id, written.seq),
+                      Snapshot(written.seq, written.state, written.effective, written.verdicts, written.head))
+    except BaseException:
+        _loaded_at(facts.id, None)
+        raise
+    _loaded_at(facts.id, written.seq)
     _announce(facts.id, written.seq)
     metrics.move_written(facts.game, time.perf_counter() - started, facts.id)
     return _Written(written.seq, written.state, facts)

@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from scorekeeper import service
 from scorekeeper.extensions import limiter
 from scorekeeper.localize import localize
+from scorekeeper.models import Table
 from scorekeeper.service import TableError
 from scorekeeper.web import access
 from scorekeeper.web.api import sse_response
@@ -33,8 +34,10 @@ def _is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def render_sheet(table_id: str, status: int = 200, **extra: Any) -> tuple[str, int]:
-    table = load(table_id)
+def render_sheet(table: Table | str, status: int = 200, **extra: Any) -> tuple[str, int]:
+    """The sheet (or the whole page without htmx). Given the table a write's view read, it is
+    taken again from the session as that left it: at its new head, not read a second time."""
+    table = load(table if isinstance(table, str) else table.id)
     ctx = page_context(table)
     ctx.update(extra)
     if _is_htmx():
@@ -47,38 +50,38 @@ def sheet(table_id: str) -> tuple[str, int]:
     return render_sheet(table_id)
 
 
-def _writer(table_id: str) -> int | None:
+def _writer(table_id: str) -> tuple[Table, int | None]:
     table = load(table_id)
     if access.cap_of(table) != "write":
         abort(403)
-    return access.seat_of(table)
+    return table, access.seat_of(table)
 
 
 @bp.post("/t/<table_id>/events")
 @limiter.limit("RATE_LIMIT_EVENTS")
 def post_event(table_id: str) -> WerkzeugResponse | tuple[str, int]:
-    author = _writer(table_id)
+    table, author = _writer(table_id)
     try:
         event = event_from_form(request.form)
         done = service.record(table_id, event, expected_seq(request.form), author=author)
     except TableError as exc:
-        return render_sheet(table_id, exc.status, error=exc, draft=request.form)
+        return render_sheet(table, exc.status, error=exc, draft=request.form)
     if not _is_htmx():
         return redirect(url_for("tables.show", table_id=table_id))
-    return render_sheet(table_id, scored=done.scored)
+    return render_sheet(table, scored=done.scored)
 
 
 @bp.post("/t/<table_id>/undo")
 def undo(table_id: str) -> WerkzeugResponse | tuple[str, int]:
-    author = _writer(table_id)
+    table, author = _writer(table_id)
     try:
         # The undo button named a move: if another phone moved since, that is not the one to remove.
         service.undo(table_id, author=author, expected_seq=expected_seq(request.form))
     except TableError as exc:
-        return render_sheet(table_id, exc.status, error=exc)
+        return render_sheet(table, exc.status, error=exc)
     if not _is_htmx():
         return redirect(url_for("tables.show", table_id=table_id))
-    return render_sheet(table_id, undone=True)
+    return render_sheet(table, undone=True)
 
 
 @bp.get("/t/<table_id>/stream")

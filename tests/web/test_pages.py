@@ -346,3 +346,31 @@ def test_chart_end_labels_keep_the_number_whole_beside_a_long_name() -> None:
     labels = re.findall(r'<text class="label s\d" x="[\d.]+" y="[\d.]+">([^<]*)</text>', svg)
     assert labels[0].endswith("… 5") and labels[1].endswith("… -75") and labels[2] == "Bo 112"
     assert labels[3] == "Cecilia 3" and all(_width(label) <= _LABEL_ROOM for label in labels)
+
+
+def test_a_move_refused_because_the_table_moved_meanwhile_shows_the_table_as_it_is_now(sqlite_app, monkeypatch) -> None:
+    """A write's view keeps the table it read for the sheet it draws after the write; when nothing
+    was written (here a 409: another phone's move landed between the read and the write) the
+    sheet is drawn from the table read afresh, at its newest head."""
+    from scorekeeper.service import store, writes
+
+    client = sqlite_app.test_client()
+    table_id = open_table(client)
+    client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "1", "points:int": "7"})
+    real = writes._write_sqlite
+
+    def another_phone_first(facts, step, author, expected_seq):
+        monkeypatch.setattr(writes, "_write_sqlite", real)
+        with store.pooled() as other:
+            assert other.append(facts.id, 1, {"type": "points", "side": 0, "points": 5}, None)
+        return real(facts, step, author, expected_seq)
+
+    monkeypatch.setattr(writes, "_write_sqlite", another_phone_first)
+    stale = client.post(f"/t/{table_id}/events", headers=HX,
+                        data={"type": "points", "side:int": "1", "points:int": "3", "expected_seq": "1"})
+    assert stale.status_code == 409
+    page = stale.get_data(as_text=True)
+    assert 'data-seq="2"' in page and "+5 → Anna" in page
+    moved = client.post(f"/t/{table_id}/events", headers=HX,
+                        data={"type": "points", "side:int": "1", "points:int": "3", "expected_seq": "2"})
+    assert moved.status_code == 200 and 'data-seq="3"' in moved.get_data(as_text=True)
