@@ -110,8 +110,9 @@ def _release_session() -> None:
     waiting for a second left none for the phones in front of them, and every write stalled
     until the pool's 30 s timeout (500). Nothing is pending here: views commit what they change
     before they record a move. With nothing pending the read is committed without expiring what
-    it loaded, so the sheet drawn after the write finds the table in the session (a move read it
-    twice: a tenth of a move's Python); ``_write`` then moves its head, or has it read afresh."""
+    it loaded, so the sheet drawn after the write finds the table in the session (reading it
+    again was a fifth of a phone move's Python); ``_write`` then moves its head, or has it read
+    afresh."""
     if db.session.registry.has():
         session = db.session()
         if session.in_transaction():
