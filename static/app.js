@@ -373,8 +373,8 @@
   }
   // After this phone's own move the next one is composed at once: bring the composer (or a trick
   // game's card grid, `data-act`) back on the screen if it is not. Other phones' moves never
-  // move the page. Asked once the redraw is settled: measuring forces a layout, and one taken
-  // before the settle's changes (Confirm's state, the times) was done twice in every move.
+  // move the page. Asked once the redraw is settled, after the settle's own changes (Confirm's
+  // state, the times): the layout its measuring forces is then the last one before the frame.
   function composerBack(evt) {
     var cfg = evt.detail.requestConfig || {};
     var mine = cfg.verb === "post" || (cfg.elt && cfg.elt.closest && cfg.elt.closest("#sheet [data-act]"));

@@ -34,18 +34,15 @@ def test_the_line_from_the_written_event_is_the_line_read_back(app: Flask, log: 
     data = json.loads(log.read_text())
     client = app.test_client()
     table = api_table(client, data["game"], [], data["players"], data["mode"], None, **data["options"])
-    posted = 0
     for i, entry in enumerate(data["events"][:60]):
         undo = entry["event"]["type"] == "undo"  # the log's undo took back the newest move, as this does
         response = client.post(f"/api/v1/tables/{table['id']}/{'undo' if undo else 'events'}",
                                json=None if undo else entry["event"],
                                headers={"Authorization": f"Bearer {table['write_token']}"})
         assert response.status_code == (200 if undo else 201), (entry, response.json)
-        posted += 1
         if i < 8 or undo or i % 5 == 0:  # every undo, a sample of the rest (each check draws twice)
             written, read, from_head = drawn_both_ways(app, client, table["id"])
             assert from_head and written == read, entry
-    assert posted == min(60, len(data["events"]))
     service.cache.clear()
 
 

@@ -374,3 +374,31 @@ def test_a_move_refused_because_the_table_moved_meanwhile_shows_the_table_as_it_
     moved = client.post(f"/t/{table_id}/events", headers=HX,
                         data={"type": "points", "side:int": "1", "points:int": "3", "expected_seq": "2"})
     assert moved.status_code == 200 and 'data-seq="3"' in moved.get_data(as_text=True)
+
+
+def test_a_move_from_the_sheet_reads_its_table_once(sqlite_app) -> None:
+    """The write's view reads the table, the write moves its head in the session, and the sheet
+    drawn after it takes it from there: one statement on the tables, not one before and after."""
+    from sqlalchemy import event
+
+    from scorekeeper.extensions import db
+
+    client = sqlite_app.test_client()
+    table_id = open_table(client)
+    client.post(f"/t/{table_id}/events", data={"type": "points", "side:int": "1", "points:int": "7"})
+    with sqlite_app.app_context():
+        engine = db.engine
+    read: list[str] = []
+
+    def note(_conn, _cursor, statement, *_args) -> None:
+        if "FROM tables" in statement:
+            read.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        moved = client.post(f"/t/{table_id}/events", headers=HX,
+                            data={"type": "points", "side:int": "0", "points:int": "3", "expected_seq": "1"})
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert moved.status_code == 200 and 'data-seq="2"' in moved.get_data(as_text=True)
+    assert len(read) == 1, read
