@@ -92,14 +92,16 @@ def _state(left: int, ticked: bool) -> Markup:
 @lru_cache(maxsize=4096)
 def _pick(name: str, code: str, pack: str, left: int, counted: bool, ticked: bool, kind: str,
           required: bool, lang: str) -> Markup:
+    # The count is drawn from ``data-left`` (CSS ``::after``) and spoken in the radio's own name,
+    # the name its label gave it before (the card, then "2 unseen"): two elements a card fewer,
+    # of the chooser's 52, for the phone to parse, insert and style on every move.
+    spoken = Markup(' aria-label="{} {}"').format(spoken_card(code, pack, lang), _unseen_words(left, lang))
     return Markup(
-        '<label class="pick{gone}" data-card="{code}">'
-        '<input type="{kind}" name="{name}" value="{code}"{state}{required}>'
-        '{face}<small aria-hidden="true">{count}</small>'
-        '<span class="sr-only"> {spoken}</span></label>').format(
+        '<label class="pick{gone}" data-card="{code}"{count}>'
+        '<input type="{kind}" name="{name}" value="{code}"{state}{required}{spoken}>{face}</label>').format(
         gone=_gone(left), code=code, kind=kind, name=name, state=_state(left, ticked),
         required=Markup(" required" if required else ""), face=_card(code, pack, "", lang),
-        count=f"×{left}" if counted else "", spoken=_unseen_words(left, lang) if counted else "")
+        count=Markup(' data-left="×{}"').format(left) if counted else "", spoken=spoken if counted else "")
 
 
 def pick(name: str, code: str, unseen: Any, chosen: Collection[str] | str, pack: str = "french",
@@ -118,13 +120,15 @@ def _pick_in(name: str, code: str, unseen: Any, chosen: Collection[str] | str, p
 
 @lru_cache(maxsize=1024)
 def _rank(name: str, rank: str, left: int, ticked: bool, lang: str) -> Markup:
+    # As a card's cell: the rank's face is the label's text, its count ``data-left``; the radio's
+    # name is the one its label gave it before ("5 five: 4 unseen").
+    face = rank_face(rank, lang)
     return Markup(
-        '<label class="rank{gone}" data-rank="{rank}">'
-        '<input type="radio" name="{name}-rank" form="{name}-rank-step" value="{rank}"{state}>'
-        '<span class="rank-face">{face}</span><small aria-hidden="true">{left}</small>'
-        '<span class="sr-only"> {spoken}: {unseen}</span></label>').format(
+        '<label class="rank{gone}" data-rank="{rank}" data-left="{left}">'
+        '<input type="radio" name="{name}-rank" form="{name}-rank-step" value="{rank}"{state}'
+        ' aria-label="{face} {spoken}: {unseen}">{face}</label>').format(
         gone=_gone(left), rank=rank, name=name, state=_state(left, ticked),
-        face=rank_face(rank, lang), left=left, spoken=rank_name(rank, lang), unseen=_unseen_words(left, lang))
+        face=face, left=left, spoken=rank_name(rank, lang), unseen=_unseen_words(left, lang))
 
 
 def rank_cells(name: str, ranks: Sequence[str], suits: Sequence[str], unseen: Any, chosen_rank: str) -> Markup:
