@@ -7,21 +7,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask import has_request_context
+from flask import g, has_request_context
 from flask_babel import get_locale, get_translations
 
 from scorekeeper.cards import SUIT_SYMBOLS, Pack, card_text, parse_card, rank_face
 from scorekeeper.engine.messages import render
 
 
+def _reader() -> tuple[str, Any]:
+    """The request's language and catalogue, found once: Flask-Babel finds them again on every
+    call (three lookups of its context, the locale's name built), and a sheet asks about eighty
+    times. Kept where Flask-Babel keeps its own choice (``g``); nothing forces another locale
+    within a request."""
+    found = g.get("_reader")
+    if found is None:
+        locale = get_locale()
+        found = g._reader = (str(locale.language) if locale is not None else "en", get_translations())
+    return found  # type: ignore[no-any-return]
+
+
 def language() -> str:
     """The reader's language; English outside a request (commands, the service called from tests)."""
-    locale = get_locale() if has_request_context() else None
-    return str(locale.language) if locale is not None else "en"
+    return _reader()[0] if has_request_context() else "en"
+
+
+def catalogue() -> Any:
+    """The request's gettext catalogue (``ugettext``, ``ungettext``…)."""
+    return _reader()[1]
 
 
 def _translate(template: str) -> str:
-    return str(get_translations().ugettext(template))
+    return str(_reader()[1].ugettext(template))
 
 
 def localize(value: Any, names: Sequence[str] | None = None) -> Any:

@@ -132,16 +132,10 @@ def _translations_once_a_request(app: Any) -> None:
     %-formatted with its keywords): the i18n extension's ``_`` resolves ``gettext`` and calls it,
     which calls the function given to it, three of Jinja's checked calls for each of a sheet's
     forty strings."""
-    from flask import g
-    from flask_babel import get_translations
     from jinja2 import pass_eval_context
     from markupsafe import Markup
 
-    def catalogue() -> Any:
-        found = g.get("_catalogue")
-        if found is None:
-            found = g._catalogue = get_translations()
-        return found
+    from scorekeeper.localize import catalogue
 
     def done(eval_ctx: Any, text: str, variables: dict[str, Any]) -> Any:
         return (Markup(text) if eval_ctx.autoescape else text) % variables

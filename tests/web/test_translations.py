@@ -15,6 +15,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -261,3 +262,39 @@ def test_labels_cover_every_scoring_fact() -> None:
     kinds = _scored_kinds_in_the_engine()
     assert {"points", "penalty", "ante", "muggins", "stayed home", "ten_of_diamonds"} <= kinds
     assert kinds <= _once(i18n_labels.SCORED_KINDS), sorted(kinds - _once(i18n_labels.SCORED_KINDS))
+
+
+def test_a_sheet_finds_its_language_and_catalogue_once_and_the_next_request_its_own(
+        sqlite_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flask-Babel looks the locale and catalogue up again on every call (a Mulle sheet made about
+    eighty); the app asks it once a request (localize._reader), and a request in another language
+    right after gets its own."""
+    import flask_babel
+
+    from scorekeeper import localize
+    from tests.web.phone import HX, api_table
+
+    client = sqlite_app.test_client()
+    table = api_table(client, "mulle", [{"type": "deal", "dealer": 1, "table": ["5D", "9C", "4H", "AS"]}], ["Anna", "Bo"])
+    calls = {"locale": 0, "catalogue": 0}
+    locale, catalogue = flask_babel.get_locale, flask_babel.get_translations
+
+    def counted_locale() -> Any:
+        calls["locale"] += 1
+        return locale()
+
+    def counted_catalogue() -> Any:
+        calls["catalogue"] += 1
+        return catalogue()
+
+    monkeypatch.setattr(localize, "get_locale", counted_locale)
+    monkeypatch.setattr(localize, "get_translations", counted_catalogue)
+    pages = {}
+    for lang in ("sv", "de", "en"):
+        calls.update(locale=0, catalogue=0)
+        response = client.get(f"/t/{table['id']}/sheet", headers={**HX, "Accept-Language": lang})
+        assert response.status_code == 200
+        pages[lang] = response.get_data(as_text=True)
+        assert calls == {"locale": 1, "catalogue": 1}, lang
+    assert "osedda" in pages["sv"] and "ungesehen" in pages["de"] and "unseen" in pages["en"]
+    assert "five of clubs" in pages["en"] and "five of clubs" not in pages["sv"] + pages["de"]
