@@ -83,3 +83,16 @@ def test_a_kept_step_is_the_step_made_afresh_for_every_count_tick_and_language(s
     one, two = steps(sqlite_app, "en", before), steps(sqlite_app, "en", after)
     assert re.search(a_rank, one)[0] == re.search(a_rank, two)[0]  # type: ignore[index]
     assert re.search(ten, one)[0] != re.search(ten, two)[0] and "×1" in re.search(ten, two)[0]  # type: ignore[index]
+
+
+def test_a_mulle_sheet_stays_lean_for_the_phone_to_redraw(sqlite_app: Flask) -> None:
+    """Every move's answer is the whole sheet, parsed, inserted and styled again by the phone, and
+    its time grows with the elements (issue 27: a move's verdict within 150 ms on a slowed phone).
+    The chooser's cells were two thirds of it: 506 elements with five a cell, 363 with three."""
+    from tests.web.phone import api_table, sheet
+
+    client = sqlite_app.test_client()
+    table = api_table(client, "mulle", [{"type": "deal", "dealer": 1, "table": ["5D", "9C", "4H", "AS"]}], ["Anna", "Bo"])
+    page = Page(sheet(client, table["id"]))
+    assert len(page.find("label", **{"class": "pick"})) == 52 and len(page.find("label", **{"class": "rank"})) == 13
+    assert len(page.tags) <= 380
