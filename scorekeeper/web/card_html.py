@@ -95,13 +95,14 @@ def _pick(name: str, code: str, pack: str, left: int, counted: bool, ticked: boo
     # The count is drawn from ``data-left`` (CSS ``::after``) and spoken in the radio's own name,
     # the name its label gave it before (the card, then "2 unseen"): two elements a card fewer,
     # of the chooser's 52, for the phone to parse, insert and style on every move.
-    spoken = Markup(' aria-label="{} {}"').format(spoken_card(code, pack, lang), _unseen_words(left, lang))
+    spoken = (Markup(' aria-label="{} {}"').format(spoken_card(code, pack, lang), _unseen_words(left, lang))
+              if counted else "")
     return Markup(
         '<label class="pick{gone}" data-card="{code}"{count}>'
         '<input type="{kind}" name="{name}" value="{code}"{state}{required}{spoken}>{face}</label>').format(
         gone=_gone(left), code=code, kind=kind, name=name, state=_state(left, ticked),
         required=Markup(" required" if required else ""), face=_card(code, pack, "", lang),
-        count=Markup(' data-left="×{}"').format(left) if counted else "", spoken=spoken if counted else "")
+        count=Markup(' data-left="×{}"').format(left) if counted else "", spoken=spoken)
 
 
 def pick(name: str, code: str, unseen: Any, chosen: Collection[str] | str, pack: str = "french",

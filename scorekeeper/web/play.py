@@ -51,6 +51,8 @@ def sheet(table_id: str) -> tuple[str, int]:
 
 
 def _writer(table_id: str) -> tuple[Table, int | None]:
+    # The view keeps the table it read: the session's identity map holds it only weakly, and the
+    # sheet drawn after the write finds it there (at its new head) only while someone holds it.
     table = load(table_id)
     if access.cap_of(table) != "write":
         abort(403)
