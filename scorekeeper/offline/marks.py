@@ -11,7 +11,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import has_request_context, request
+from flask import current_app
 from sqlalchemy import text
 
 from scorekeeper.extensions import db
@@ -34,12 +34,17 @@ def _now() -> str:
 
 
 def _looked_up() -> dict[str, str | None]:
-    """This request's answers: a move asks three times (the writer's right, the page's, the
-    sheet's read-only note). Outside a request nothing is kept."""
-    if not has_request_context():
-        return {}
-    found: dict[str, str | None] = request.environ.setdefault("scorekeeper.phone_moved", {})
+    """The answers found so far, kept for the app's life: every move asks, and a query through the
+    session was 3% of a move's Python. Only this module writes the table, on this app's one
+    database, so an answer stays true until ``mark_moved`` or ``forget_moved`` changes it; a
+    database opened anew (``open_phone``) starts with ``forget_all``."""
+    found: dict[str, str | None] = current_app.extensions.setdefault("scorekeeper.phone_moved", {})
     return found
+
+
+def forget_all() -> None:
+    """The database was replaced: nothing known about it yet."""
+    _looked_up().clear()
 
 
 _MOVED_TO = text("SELECT url FROM phone_moved WHERE table_id = :t")  # built once: every request asks

@@ -182,6 +182,7 @@ def open_phone(database: Any, cookie: Any, host: str) -> None:
     with app.app_context():
         connection = db.engine.raw_connection().driver_connection
         connection.deserialize(_state["empty"])  # no table of an earlier open (tests open again)
+        marks.forget_all()
         older = None
         if database:
             older = sqlite3.connect(":memory:")

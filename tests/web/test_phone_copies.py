@@ -398,8 +398,7 @@ def test_the_phones_forms_carry_no_signed_token(on_phone: Any) -> None:
 
 
 def test_a_requests_answer_on_where_a_table_moved_follows_its_marks(on_phone: Any) -> None:
-    """moved_to is asked once a request and kept for it: marking and forgetting within the same
-    request change the kept answer too."""
+    """moved_to's answer is kept: marking and forgetting change the kept answer too."""
     from scorekeeper.offline import marks
 
     on_phone()
@@ -411,6 +410,42 @@ def test_a_requests_answer_on_where_a_table_moved_follows_its_marks(on_phone: An
         assert marks.moved_to(table) == "https://example.org/t/x"
         marks.forget_moved(table)
         assert marks.moved_to(table) is None
+
+
+def test_where_a_table_moved_is_read_once_for_the_apps_life_and_again_on_a_database_opened_anew(on_phone: Any) -> None:
+    """Every move asks whether its table moved to the server: the answer is kept across requests
+    (only this app writes it), and forgotten when the phone opens a database anew."""
+    from sqlalchemy import event
+
+    from scorekeeper.extensions import db
+    from scorekeeper.offline import marks
+
+    on_phone()
+    table = new_table()
+    app = phone._state["app"]
+    asked: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if "phone_moved" in statement:
+            asked.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        for _ in range(3):
+            assert ask("GET", f"/t/{table}")[0] == 200
+        assert len(asked) <= 1
+        database, cookie = phone.snapshot()
+        with app.app_context():
+            marks.mark_moved(table, "https://example.org/t/x")
+        assert "https://example.org/t/x" in ask("GET", f"/t/{table}")[2]
+        on_phone(database, cookie)                  # the copy from before the mark: not moved
+        asked.clear()
+        status, _, page = ask("GET", f"/t/{table}")
+        assert status == 200 and "https://example.org/t/x" not in page and len(asked) == 1
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
 
 
 def test_a_write_is_handed_to_the_store_when_committed_and_the_answer_says_whether_that_holds(on_phone: Any) -> None:
