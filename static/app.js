@@ -385,6 +385,28 @@
     var floor = bar ? bar.getBoundingClientRect().top : window.innerHeight;
     if (r.top < 0 || r.bottom > floor) window.scrollTo(0, Math.max(0, window.scrollY + r.top - 8));
   }
+  // A move sent from the sheet takes focus off the control that sent it while the answer is
+  // awaited, and gives it back (by id, to the redrawn control) once the answer is drawn. Removing
+  // the focused element with the old sheet made the browser restyle and lay out that old sheet
+  // first, inside the swap: about 10 ms of a move on a slowed phone, now spent while it waits.
+  var refocus = null;
+  document.addEventListener("htmx:beforeSend", function (evt) {
+    var cfg = evt.detail.requestConfig || {};
+    var s = evt.detail.target;
+    var a = document.activeElement;
+    if (cfg.verb !== "post" || !s || s.id !== "sheet" || !a || a === document.body || !s.contains(a)) return;
+    refocus = a.id || "";
+    a.blur();
+  });
+  document.addEventListener("htmx:afterRequest", function () {
+    if (refocus === null) return;
+    var id = refocus;
+    refocus = null;
+    var el = id && document.getElementById(id);
+    var a = document.activeElement;
+    // Not when the player has since moved on to another control, nor onto a control now disabled.
+    if (el && !el.disabled && (!a || a === document.body)) el.focus({ preventScroll: true });
+  });
   document.addEventListener("htmx:afterSettle", function (evt) {
     var el = evt.detail.elt;
     if (el && el.id === "sheet") {

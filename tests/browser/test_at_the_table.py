@@ -384,3 +384,26 @@ def test_the_own_move_brings_the_composer_back_and_another_phones_move_leaves_th
     expect(bo.get_by_text("Your turn, Bo!")).to_be_visible()
     bo.wait_for_timeout(300)
     assert bo.evaluate("() => window.scrollY") == below                     # another's move: still
+
+
+def test_points_typed_and_sent_with_enter_keep_the_field_and_the_old_sheet_goes_unfocused(browser: Browser,
+                                                                                        live_server: str) -> None:
+    """A move sent from the sheet takes focus off the control while the answer is awaited (the old
+    sheet then goes without the browser restyling it), and the redrawn control of the same id gets
+    it back: points typed one entry after another, with Enter, stay in their field."""
+    table = api(live_server, "/api/v1/tables", {"game": "scorepad", "players": ["Anna", "Bo"]})
+    page = seated_phone(browser, table["join_url"], "Anna")
+    page.evaluate("""() => {
+        window.__focusAtSwap = [];
+        document.addEventListener('htmx:beforeSwap', () => {
+            const a = document.activeElement;
+            window.__focusAtSwap.push(a ? a.tagName + '#' + a.id : '');
+        });
+    }""")
+    for points, total in (("7", "7"), ("5", "12")):
+        page.locator("#pts-0").fill(points)
+        page.locator("#pts-0").press("Enter")
+        expect(page.locator("#sheet .total").first).to_have_text(total)
+        quiet(page)
+        assert page.evaluate("document.activeElement.id") == "pts-0"
+    assert page.evaluate("window.__focusAtSwap") == ["BODY#", "BODY#"]
