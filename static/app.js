@@ -395,12 +395,13 @@
     var s = evt.detail.target;
     var a = document.activeElement;
     if (cfg.verb !== "post" || !s || s.id !== "sheet" || !a || a === document.body || !s.contains(a)) return;
-    refocus = a.id || "";
+    refocus = { id: a.id, xhr: evt.detail.xhr };
     a.blur();
   });
-  document.addEventListener("htmx:afterRequest", function () {
-    if (refocus === null) return;
-    var id = refocus;
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    // That move's own answer (a preview ending meanwhile would hand focus back to the old sheet).
+    if (!refocus || evt.detail.xhr !== refocus.xhr) return;
+    var id = refocus.id;
     refocus = null;
     var el = id && document.getElementById(id);
     var a = document.activeElement;

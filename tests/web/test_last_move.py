@@ -60,3 +60,15 @@ def test_a_seated_phones_own_move_and_undo_name_it_alike_both_ways(app: Flask) -
     written, read, from_head = drawn_both_ways(app, client, table["id"])
     assert from_head and written == read and "Anna undid" in written
     service.cache.clear()
+
+
+def test_every_form_that_redraws_the_sheet_from_outside_it_names_the_sheets_swap_itself() -> None:
+    """A control outside the sheet that targets it (hx-target="#sheet": the status bar's undo) is
+    redrawn out of band before the sheet, so htmx looks for the sheet's swap from a control no
+    longer in the page: without hx-ext="sheet" on the control it drew the new sheet inside the old.
+    Controls inside the sheet target it with "closest .sheet" and stay in the page until the swap."""
+    root = Path(__file__).resolve().parents[2] / "templates"
+    outside = [(path.name, tag) for path in root.rglob("*.html")
+               for tag in re.findall(r"<[a-z]+\b[^>]*\bhx-target=\"#sheet\"[^>]*>", path.read_text())]
+    assert outside, "the status bar's undo targets #sheet"
+    assert [(name, tag) for name, tag in outside if 'hx-ext="sheet"' not in tag] == []
