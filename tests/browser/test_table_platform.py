@@ -6,14 +6,17 @@ import time
 from io import BytesIO
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 
-def decode_qr(png: bytes) -> str:
+def decode_qr(img: Locator) -> str:
     import zxingcpp
     from PIL import Image
 
-    results = zxingcpp.read_barcodes(Image.open(BytesIO(png)))
+    # The image has its size before it has its pixels: screenshotted as soon as it was visible, a
+    # loaded machine once caught it blank. decode() waits for it to be loaded and decoded.
+    img.evaluate("img => img.decode()")
+    results = zxingcpp.read_barcodes(Image.open(BytesIO(img.screenshot())))
     assert results, "no QR code found in the screenshot"
     return results[0].text
 
@@ -35,11 +38,11 @@ def test_two_phones_and_a_watcher_share_one_live_sheet(browser: Browser, live_se
 
     qr = phone_a.locator("#join-qr")                            # and the page opens on the invite
     expect(qr).to_be_visible()
-    join_url = decode_qr(qr.screenshot())
+    join_url = decode_qr(qr)
     assert join_url.startswith(live_server + "/t/")
     watch = phone_a.locator(".qr-watch img")
     watch.evaluate("el => el.scrollIntoView({block: 'start'})")   # clear of the status bar at the bottom
-    watch_url = decode_qr(watch.screenshot())
+    watch_url = decode_qr(watch)
     assert watch_url != join_url and watch_url.startswith(live_server)
 
     phone_b = browser.new_context(locale="en-GB").new_page()
