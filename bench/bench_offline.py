@@ -67,6 +67,50 @@ NAVIGATION = """() => {
           domInteractive: at(n.domInteractive), domContentLoaded: at(n.domContentLoadedEventEnd), now: at(performance.now())};
 }"""
 
+# How fast this machine's JavaScript is: Lighthouse's BenchmarkIndex, as Chrome DevTools' CPU
+# calibration runs it (panels/mobile_throttling/CalibrationController.ts: 250 ms a run). DevTools
+# calibrates its "mid-tier mobile" preset to the score of a Pixel 5, 1000, and "low-tier mobile"
+# to a Moto G4 Power 2022, 264. A rate ("4x") means a different phone on a different machine: this
+# virtual machine's cores scored about 3000 on one day and ran the same move 1.7 times slower on
+# another, so the bench prints the score the throttle left, in the page and in the worker.
+PHONES = {"mid-tier": 1000.0, "low-tier": 264.0}
+BENCHMARK_INDEX = """(duration) => {
+  const half = duration / 2;
+  // Allocation: strings built and dropped, the garbage collector working.
+  let start = Date.now(), runs = 0;
+  while (Date.now() - start < half) {
+    let s = "";
+    for (let j = 0; j < 10000; j++) s += "a";
+    if (s.length === 1) throw new Error("never: keeps the loop from being optimised away");
+    runs++;
+  }
+  const gc = Math.round(runs / 10 / ((Date.now() - start) / 1000));
+  // Copying: two arrays of 100,000 numbers, no allocation. Date.now() every tenth run only
+  // (an Intel jump-alignment cliff, v8 issue 10954).
+  const a = [], b = [];
+  for (let i = 0; i < 100000; i++) a[i] = b[i] = i;
+  start = Date.now(); runs = 0;
+  while (runs % 10 !== 0 || Date.now() - start < half) {
+    const [from, to] = runs % 2 === 0 ? [a, b] : [b, a];
+    for (let j = 0; j < from.length; j++) to[j] = from[j];
+    runs++;
+  }
+  const copy = Math.round(runs / 10 / ((Date.now() - start) / 1000));
+  return (gc + copy) / 2;
+}"""
+
+
+def benchmark_index(target: object, runs: int = 5) -> float:
+    """The median BenchmarkIndex of ``runs`` runs of 250 ms in a page or a worker (after one
+    run that lets V8 optimise, as DevTools warms up)."""
+    target.evaluate(f"({BENCHMARK_INDEX})(250)")  # type: ignore[attr-defined]
+    return statistics.median(target.evaluate(f"({BENCHMARK_INDEX})(250)") for _ in range(runs))  # type: ignore[attr-defined]
+
+
+def as_phone(score: float) -> str:
+    return f"{score:.0f} (DevTools' mid-tier phone, a Pixel 5: {PHONES['mid-tier']:.0f}; low-tier: {PHONES['low-tier']:.0f})"
+
+
 # What a tap's time is made of, from SETTLE's marks: the tap to the request sent (the page's
 # script), sent to answered (the service worker: the app, IndexedDB), answered to swapped (the page
 # parses and swaps the sheet) and swapped to settled.
@@ -274,7 +318,9 @@ class Throttle:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--throttle", type=float, default=4.0)
+    parser.add_argument("--throttle", default="4",
+                        help="a rate (4: the issue's 4x), or mid-tier / low-tier: the rate that leaves this "
+                             "machine's page at DevTools' score for that phone (BenchmarkIndex 1000 / 264)")
     parser.add_argument("--throttle-by", choices=("cpu", "slices"), default="cpu",
                         help="cpu: stretch the work of the page's and the worker's threads (see Throttle); "
                              "slices: run 1/rate of every 10 ms (this bench before 2026-11-27)")
@@ -315,10 +361,16 @@ def main() -> None:
         while "prepared" in worker.evaluate("self.phoneBoot") and "snapshotStored" not in worker.evaluate("self.phoneBoot"):
             time.sleep(0.2)  # the first start's memory snapshot is written to the cache
         print(f"  stages inside the worker (ms from its start): {json.dumps(worker.evaluate('self.phoneBoot'))}")
-        throttle = Throttle(args.throttle, args.throttle_by).__enter__()
-        how = ("each ms of CPU its main or worker thread used, stopped " + f"{args.throttle - 1:g} ms"
-               if args.throttle_by == "cpu" else f"stopped {1 - 1 / args.throttle:.0%} of every 10 ms")
-        print(f"CPU throttled {args.throttle:g}x by {args.throttle_by}: Chromium's renderer, page and service worker ({how})")
+        fast = benchmark_index(page)
+        print(f"this machine's BenchmarkIndex, unthrottled: the page {fast:.0f}, the worker {benchmark_index(worker):.0f}")
+        rate = round(fast / PHONES[args.throttle], 2) if args.throttle in PHONES else float(args.throttle)
+        throttle = Throttle(rate, args.throttle_by).__enter__()
+        how = ("each ms of CPU its main or worker thread used, stopped " + f"{rate - 1:g} ms"
+               if args.throttle_by == "cpu" else f"stopped {1 - 1 / rate:.0%} of every 10 ms")
+        chosen = f" (the {args.throttle} phone's rate on this machine)" if args.throttle in PHONES else ""
+        print(f"CPU throttled {rate:g}x{chosen} by {args.throttle_by}: Chromium's renderer, page and service worker ({how})")
+        print(f"  BenchmarkIndex under the throttle: the page {as_phone(benchmark_index(page))}, "
+              f"the worker {benchmark_index(worker):.0f}")
         cdp = context.new_cdp_session(page)
         cdp.send("ServiceWorker.enable")
         starts, stages, navigations = [], [], []
