@@ -35,6 +35,15 @@
     remove.hidden = false;
   });
 
+  // The status bar says a move in at most two lines on a phone (app.css). A tap on the text reads
+  // it whole — who undid what, in Swedish or German, is often longer — and a second tap folds it;
+  // the next redraw of the bar draws it folded again.
+  document.addEventListener("click", function (evt) {
+    var text = evt.target.closest ? evt.target.closest("#last-move .lm-text") : null;
+    if (!text || evt.target.closest("a")) return;
+    text.toggleAttribute("data-whole");
+  });
+
   // Keep the screen on while a table is open (Wake Lock API where the browser has it).
   var wakeLock = null;
   function keepAwake() {

@@ -407,3 +407,36 @@ def test_points_typed_and_sent_with_enter_keep_the_field_and_the_old_sheet_goes_
         quiet(page)
         assert page.evaluate("document.activeElement.id") == "pts-0"
     assert page.evaluate("window.__focusAtSwap") == ["BODY#", "BODY#"]
+
+
+WHOLE = """el => ({clamped: el.scrollHeight > el.clientHeight + 1, right: el.getBoundingClientRect().right,
+                bar: el.closest('#last-move').getBoundingClientRect().right})"""
+
+
+def test_an_undo_in_the_status_bar_wraps_like_any_move_and_a_tap_reads_it_whole(browser: Browser,
+                                                                                live_server: str) -> None:
+    """Who undid what runs long in German at 320 px. It was once drawn on one line past the
+    screen's edge (its text shared a class with the undo control, which keeps its width): it wraps
+    in the bar's two lines like any move, and a tap on it reads it whole."""
+    table = api(live_server, "/api/v1/tables", {"game": "mulle", "players": ["Annabella", "Bo"]})
+    api(live_server, f"/api/v1/tables/{table['id']}/events", DEAL, table["write_token"])
+    api(live_server, f"/api/v1/tables/{table['id']}/events", {"type": "play", "player": 0, "card": "8C", "capture": ["8D"]},
+        table["write_token"])
+    anna = phone(browser, locale="de-DE", viewport={"width": 320, "height": 664})
+    anna.goto(table["join_url"])
+    anna.get_by_role("button", name="Annabella", exact=True).click()
+    anna.wait_for_function(OPEN)
+    anna.locator("#last-move details.lm-undo summary").click()
+    anna.locator("#last-move details.lm-undo button.primary").click()
+    text = anna.locator("#last-move .lm-text")
+    expect(text).to_have_text("Annabella nahm zurück: Annabella: Kreuz-Acht nimmt Karo-Acht")
+    quiet(anna)
+    seen = text.evaluate(WHOLE)
+    assert seen["right"] <= seen["bar"] + 0.5, seen          # inside the bar, not past the edge
+    assert seen["clamped"], seen                             # two lines and an ellipsis
+    text.click()
+    seen = text.evaluate(WHOLE)
+    assert not seen["clamped"] and seen["right"] <= seen["bar"] + 0.5, seen
+    assert on_screen(anna, "#last-move .lm-text")
+    text.click()                                             # a second tap folds it again
+    assert text.evaluate(WHOLE)["clamped"]

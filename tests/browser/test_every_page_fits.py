@@ -271,6 +271,11 @@ def test_every_phase_of_a_table_fits_a_phone(scene: Scene, live_app: tuple[str, 
         seen.add(key)
         for lang, page in pages.items():
             sweep.visit(page, f"{url}/t/{table_id}", f"{scene.label} {lang} #{n} {key[:3]}")
+    if scene.events:  # the last move taken back: the status bar says who undid what, in full
+        with app.app_context():  # type: ignore[attr-defined]
+            service.undo(table_id, author=0)
+        for lang, page in pages.items():
+            sweep.visit(page, f"{url}/t/{table_id}", f"{scene.label} {lang} after an undo")
     for lang, page in pages.items():
         sweep.visit(page, f"{url}/t/{table_id}/history", f"{scene.label} {lang} history")
         sweep.visit(page, f"{url}/t/{table_id}/review", f"{scene.label} {lang} review")
