@@ -426,7 +426,11 @@ def test_an_undo_in_the_status_bar_wraps_like_any_move_and_a_tap_reads_it_whole(
     anna.goto(table["join_url"])
     anna.get_by_role("button", name="Annabella", exact=True).click()
     anna.wait_for_function(OPEN)
-    anna.locator("#last-move details.lm-undo summary").click()
+    undo = anna.locator("#last-move details.lm-undo summary")
+    # At 320 px the undo is its glyph alone ("↶ Rückgängig" took half the bar), named in full.
+    expect(undo).to_have_accessible_name("Rückgängig: Annabella: Kreuz-Acht nimmt Karo-Acht")
+    assert (undo.bounding_box() or {"width": 0})["width"] <= 60
+    undo.click()
     anna.locator("#last-move details.lm-undo button.primary").click()
     text = anna.locator("#last-move .lm-text")
     expect(text).to_have_text("Annabella nahm zurück: Annabella: Kreuz-Acht nimmt Karo-Acht")
