@@ -14,7 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 PHONE = {"viewport": {"width": 390, "height": 664}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 3, "locale": "en-GB", "reduced_motion": "reduce"}
-OPEN = "() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1"
+OPEN = "() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1"
 DEAL = {"type": "deal", "dealer": 1, "table": ["3H", "5S", "8D", "KS"]}
 
 

@@ -6,7 +6,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.test_table_platform import create_scorepad
 
-STREAM_OPEN = "() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1"
+STREAM_OPEN = "() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1"
 
 
 def _delete(page: Page) -> None:

@@ -146,7 +146,7 @@ def open_table(phone: Phone, base: str, game: str, names: list[str]) -> None:
     page.get_by_role("button", name="Open the table").click()       # the opener sits as Anna at once
     expect(page.get_by_text("You are Anna")).to_be_visible()
     page.wait_for_function(
-        "() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+        "() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1")
     # A new table opens on its invite (seats are free); one tap at the top folds it away.
     phone.tap(page.locator("#invite > summary"), "fold the invite", table=False)
 

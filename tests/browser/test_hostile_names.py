@@ -113,7 +113,7 @@ def test_hostile_names_stay_text_and_fit_the_phone(browser: Browser, live_app, g
     page.locator("form.seat-buttons button").first.click()
     page.wait_for_selector("#sheet")
     holds(page, dialogs, [], f"{game}: sheet")
-    page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']"
+    page.wait_for_function("() => document.querySelector('[sse-connect]')?.['htmx-internal-data']"
                            "?.sseEventSource?.readyState === 1")
 
     with page.expect_response(lambda r: f"/t/{table['id']}/sheet" in r.url):

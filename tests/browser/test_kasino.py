@@ -64,7 +64,7 @@ def test_a_phone_plays_a_tabbe_and_a_capture_and_sees_the_scores(browser: Browse
                                                                   playwright: Playwright) -> None:
     table = api(live_server, "/api/v1/tables", {"game": "kasino", "players": ["Anna", "Bo"]})
     page = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB").new_page()
-    live = "() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1"
+    live = "() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1"
     page.goto(table["join_url"])
     page.wait_for_function(live)
     page.get_by_role("button", name="Anna", exact=True).click()

@@ -34,7 +34,7 @@ def test_a_phone_plays_two_deals_with_penalties(browser: Browser, live_server: s
     page.get_by_role("button", name="Open the table").click()       # the opener sits as Anna at once
     expect(page.get_by_text("You are Anna")).to_be_visible()
     page.wait_for_function(
-        "() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+        "() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1")
     turn = page.locator(".ms-turn")
     pot = page.locator(".ms-pot-n")
     per = page.locator(".ms-pot-note")

@@ -27,7 +27,7 @@ def test_one_deal_on_a_phone(browser: Browser, live_server: str, playwright: Pla
     page.get_by_role("button", name="Open the table").click()       # the opener sits as Anna at once
     expect(page.get_by_text("You are Anna")).to_be_visible()
     # The stream is open (its first message, the current seq, is not redrawn: the sheet shows it).
-    page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+    page.wait_for_function("() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1")
     turn = page.locator(".mu-turn")
     expect(turn).to_have_text("Cleo cuts or knocks")          # Anna deals; Cleo sits on her right
 

@@ -55,7 +55,7 @@ def test_a_phone_plays_a_mulle_and_a_sweep_and_the_pegs_move(browser: Browser, l
     page = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB").new_page()
     page.goto(table["join_url"])
     page.get_by_role("button", name="Anna", exact=True).click()
-    page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+    page.wait_for_function("() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1")
     assert front_pegs(page) == ["0", "0"]
 
     page.get_by_label("Dealer").select_option("1")

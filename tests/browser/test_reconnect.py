@@ -7,7 +7,7 @@ import urllib.request
 
 from playwright.sync_api import Browser, Page, expect
 
-OPEN = "() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1"
+OPEN = "() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1"
 
 
 def api(base: str, path: str, body: dict, token: str | None = None) -> dict:
@@ -37,7 +37,7 @@ def test_a_phone_that_slept_catches_up_when_woken(browser: Browser, live_server:
     table = api(live_server, "/api/v1/tables", {"game": "scorepad", "players": ["Anna", "Bo"]})
     page = watch(browser, table["watch_url"])
     # Asleep: its stream is gone and nothing arrives.
-    page.evaluate("() => document.querySelector('[sse-connect]')['htmx-internal-data'].sseEventSource.close()")
+    page.evaluate("() => document.querySelector('[sse-connect]')?.['htmx-internal-data'].sseEventSource.close()")
     api(live_server, f"/api/v1/tables/{table['id']}/events", {"type": "points", "side": 0, "points": 7},
         table["write_token"])
     page.wait_for_timeout(300)

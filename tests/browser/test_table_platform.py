@@ -54,7 +54,7 @@ def test_two_phones_and_a_watcher_share_one_live_sheet(browser: Browser, live_se
     watcher.goto(watch_url)
     expect(watcher.get_by_text("Watching")).to_be_visible()
     for page in (phone_b, watcher):  # wait until each phone's event stream is open
-        page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+        page.wait_for_function("() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1")
 
     phone_a.get_by_label("+5 points for Anna").click()
     expect(phone_a.locator(".totals .total").first).to_have_text("5")
@@ -83,7 +83,7 @@ def test_script_in_a_name_stays_inert(browser: Browser, live_server: str) -> Non
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     create_scorepad(page, live_server, ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>"])
-    page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+    page.wait_for_function("() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1")
     page.locator(".add input[name='note']").first.fill("<script>alert(3)</script>")
     page.locator(".add input[name='points:int']").first.fill("3")
     page.locator(".add button").first.click()
@@ -103,7 +103,7 @@ def test_points_being_typed_are_not_wiped_when_another_phone_moves(browser: Brow
     phone_b.get_by_role("button", name="Bo", exact=True).click()
     expect(phone_b.get_by_text("You are Bo")).to_be_visible()
     for page in (phone_a, phone_b):
-        page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+        page.wait_for_function("() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1")
     phone_a.wait_for_timeout(500)  # the seat taken above has been heard and drawn
 
     typing = phone_a.get_by_role("spinbutton", name="Points for Anna")
@@ -122,7 +122,7 @@ def test_a_redraw_already_on_its_way_does_not_land_on_points_being_typed(browser
     answer must not empty the field the player has since typed into."""
     page = browser.new_context(locale="en-GB").new_page()
     create_scorepad(page, live_server, ["Anna", "Bo"])
-    page.wait_for_function("() => document.querySelector('[sse-connect]')['htmx-internal-data']?.sseEventSource?.readyState === 1")
+    page.wait_for_function("() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1")
     page.wait_for_timeout(500)
 
     def slow(route: Any) -> None:
