@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import glob
 import json
 import os
 import shutil
@@ -33,6 +34,7 @@ CAP = "cap"
 PER_ADDRESS = "per-address"
 # Each worker's tables in use, for the one answering the scrape (multi-process mode only).
 _ACTIVE_FILE = "scorekeeper_active_{pid}.json"
+_HEADER_BYTES = 8  # prometheus_client's counter files begin with how much of them is used, padded to 8
 # A worker rewrites its file at most this often, however many streams open meanwhile.
 FLUSH_SECONDS = 1.0
 
@@ -274,10 +276,27 @@ def registry() -> Any:
     from prometheus_client import CollectorRegistry
     from prometheus_client.multiprocess import MultiProcessCollector
 
+    folder = path
+
+    class Shared(MultiProcessCollector):
+        def collect(self) -> Any:
+            files = [f for f in glob.glob(os.path.join(folder, "*.db")) if _begun(f)]
+            return self.merge(files, accumulate=True)  # type: ignore[no-untyped-call]
+
     shared = CollectorRegistry()
-    MultiProcessCollector(shared, path=path)  # type: ignore[no-untyped-call]
+    Shared(shared, path=path)  # type: ignore[no-untyped-call]
     shared.register(_TablesActive())
     return shared
+
+
+def _begun(file: str) -> bool:
+    """Whether a worker's counter file has its header yet. prometheus_client creates the file empty
+    and sizes it a moment later; a scrape in that moment (a worker starting) must not fail on it. A
+    file without a header holds no counts. One gone meanwhile (child_exit) holds none either."""
+    try:
+        return os.path.getsize(file) >= _HEADER_BYTES
+    except OSError:
+        return False
 
 
 # --- gunicorn hooks (scorekeeper/server.py puts them in its settings) ------------------------

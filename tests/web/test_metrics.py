@@ -199,6 +199,34 @@ def test_multiprocess_mode_adds_up_two_processes(tmp_path: Path, monkeypatch: py
     assert sample(text, "scorekeeper_tables_active") == 2  # B and C; A went with its worker
 
 
+def test_a_scrape_while_a_worker_starts_or_dies_still_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker's file exists empty for an instant after it opens it and before prometheus_client sizes
+    it; a dead worker's live gauge file is removed by child_exit between the scrape's listing and its
+    read. Either, caught by a scrape, gave METRICS_BIND a 500 ("A server error occurred") in CI."""
+    shared = tmp_path / "prom"
+    shared.mkdir()
+    env = {**os.environ, metrics.MULTIPROC_ENV: str(shared)}
+    _run(WORKER, env, json.dumps([1, 4, ["A"]]))
+    (shared / "counter_999999.db").touch()  # a new worker's first instant
+    (shared / "histogram_999999.db").write_bytes(b"\0\0")  # shorter than its header
+    monkeypatch.setenv(metrics.MULTIPROC_ENV, str(shared))
+    text = metrics.exposition()[0].decode()
+    assert sample(text, "scorekeeper_moves_written_total", game="mulle") == 4
+    assert sample(text, "scorekeeper_streams_open") == 1
+
+    live = next(shared.glob("gauge_livesum_*.db"))
+    real_glob = metrics.glob.glob
+
+    def listed_then_removed(pattern: str) -> list[str]:
+        found = real_glob(pattern)
+        live.unlink()  # child_exit, between the listing and the read
+        return found
+
+    monkeypatch.setattr(metrics.glob, "glob", listed_then_removed)
+    text = metrics.exposition()[0].decode()
+    assert sample(text, "scorekeeper_moves_written_total", game="mulle") == 4
+
+
 def test_a_new_run_starts_from_zero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shared = tmp_path / "prom"
     shared.mkdir()
@@ -270,6 +298,11 @@ def test_gunicorn_with_two_workers_serves_one_sum_on_metrics_bind(tmp_path: Path
         conn.close()
         return response.status, text
 
+    def bound_metrics() -> str:  # every scrape, also while workers die and start, answers
+        status, text = get(metrics_port, "/metrics")
+        assert status == 200, (status, text)
+        return text
+
     def until(check: Any, seconds: float = 90) -> None:  # a busy CI machine boots a worker slowly
         deadline = time.monotonic() + seconds
         while True:
@@ -288,7 +321,7 @@ def test_gunicorn_with_two_workers_serves_one_sum_on_metrics_bind(tmp_path: Path
         write = {"Authorization": f"Bearer {table['write_token']}"}
         for _ in range(6):  # the workers take turns: both count, one sum
             assert get(port, f"/api/v1/tables/{table['id']}/events", write, {"type": "points", "side": 0, "points": 1})[0] == 201
-        bound = get(metrics_port, "/metrics")[1]
+        bound = bound_metrics()
         assert sample(bound, "scorekeeper_moves_written_total", game="scorepad") == 6
         status, routed = get(port, "/metrics", {"Authorization": f"Bearer {TOKEN}"})
         assert status == 200 and sample(routed, "scorekeeper_moves_written_total", game="scorepad") == 6
@@ -296,9 +329,9 @@ def test_gunicorn_with_two_workers_serves_one_sum_on_metrics_bind(tmp_path: Path
         stream = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         stream.request("GET", f"/api/v1/tables/{table['id']}/stream?token={table['read_token']}")
         assert stream.getresponse().status == 200
-        until(lambda: sample(get(metrics_port, "/metrics")[1], "scorekeeper_streams_open") == 1)
+        until(lambda: sample(bound_metrics(), "scorekeeper_streams_open") == 1)
         # Each worker tells the others its tables within FLUSH_SECONDS.
-        until(lambda: sample(get(metrics_port, "/metrics")[1], "scorekeeper_tables_active") == 1)
+        until(lambda: sample(bound_metrics(), "scorekeeper_tables_active") == 1)
         workers = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
         assert len(workers) == 2
         for pid in workers:
@@ -310,8 +343,8 @@ def test_gunicorn_with_two_workers_serves_one_sum_on_metrics_bind(tmp_path: Path
             return (sample(text, "scorekeeper_streams_open", -1) == 0
                     and sample(text, "scorekeeper_tables_active", -1) == 0)
 
-        until(lambda: gone(get(metrics_port, "/metrics")[1]))
-        after = get(metrics_port, "/metrics")[1]
+        until(lambda: gone(bound_metrics()))
+        after = bound_metrics()
         assert sample(after, "scorekeeper_moves_written_total", game="scorepad") == 6
         assert gone(after)
         stream.close()
