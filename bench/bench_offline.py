@@ -31,8 +31,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
@@ -318,6 +320,26 @@ class Throttle:
         self._signal(self.renderers(), signal.SIGCONT)
 
 
+KEEP = """async ([logs, count]) => {
+  for (let i = 0; i < count; i++) {
+    const answer = await fetch("/phone/api/v1/tables/import", {method: "POST",
+      headers: {"Content-Type": "application/json"}, body: logs[i % logs.length]});
+    if (answer.status !== 201) throw new Error(`import ${i}: ${answer.status} ${await answer.text()}`);
+  }
+  return count;
+}"""
+
+
+def keep(page: Any, count: int) -> None:
+    """``count`` finished tables on the phone: the golden games (tests/golden/logs), imported in turn."""
+    logs = [path.read_text() for path in sorted((ROOT / "tests" / "golden" / "logs").glob("*.json"))]
+    t0 = time.perf_counter()
+    page.evaluate(KEEP, [logs, count])
+    stored = page.evaluate("""async () => (await navigator.storage.estimate()).usage""")
+    print(f"the phone keeps {count} more tables (golden games imported, {time.perf_counter() - t0:.0f} s); "
+          f"its storage in use: {stored / 1e6:.1f} MB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
@@ -328,6 +350,9 @@ def main() -> None:
                         help="cpu: stretch the work of the page's and the worker's threads (see Throttle); "
                              "slices: run 1/rate of every 10 ms (this bench before 2026-11-27)")
     parser.add_argument("--again", type=int, default=8, help="times the last move is undone and made again")
+    parser.add_argument("--kept", type=int, default=0,
+                        help="tables the phone keeps besides the measured one (copies of the golden games, "
+                             "imported on the phone before the throttle): a phone after a summer of evenings")
     args = parser.parse_args()
     if version() is None:
         sys.exit(f"nothing built in {OUT}: run `make offline` first")
@@ -364,6 +389,8 @@ def main() -> None:
         while "prepared" in worker.evaluate("self.phoneBoot") and "snapshotStored" not in worker.evaluate("self.phoneBoot"):
             time.sleep(0.2)  # the first start's memory snapshot is written to the cache
         print(f"  stages inside the worker (ms from its start): {json.dumps(worker.evaluate('self.phoneBoot'))}")
+        if args.kept:
+            keep(page, args.kept)
         fast = benchmark_index(page)
         print(f"this machine's BenchmarkIndex, unthrottled: the page {fast:.0f}, the worker {benchmark_index(worker):.0f}")
         rate = round(fast / PHONES[args.throttle], 2) if args.throttle in PHONES else float(args.throttle)
