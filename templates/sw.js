@@ -157,7 +157,7 @@ async function boot() {
     stage("prepared");
   }
   const entry = py.pyimport("scorekeeper.offline.phone");
-  entry.open_phone(saved ? saved.db : null, saved ? saved.cookie : null, self.location.host);
+  entry.open_phone(saved ? saved.db : null, saved ? saved.cookie : null, self.location.host, Boolean(saved && saved.chunked));
   stage("ready");
   return { py, entry };
 }
@@ -373,11 +373,13 @@ async function phone(request, url) {
     const t0 = performance.now();
     // A write is handed over as soon as it is committed: IndexedDB stores it while Python draws
     // the sheet. Each put follows the one before (IndexedDB runs them in order), so the last holds.
+    // Each is worked out against the copy the store held when the request began, so the last one
+    // to land holds the whole state even if one before it failed.
     let kept = null;
-    const keep = (db, cookie) => {
+    const keep = (pieces, size, cookie) => {
       if (kept) kept.catch(() => undefined);
       try {
-        kept = put(db, cookie);
+        kept = put(pieces, size, cookie);
       } catch (error) {  // never thrown into the app mid-request: the answer waits for it below
         kept = Promise.reject(error);
       }
@@ -386,10 +388,16 @@ async function phone(request, url) {
     const [status, pairs, data, changed] = answer.toJs();
     answer.destroy();
     const t1 = performance.now();
-    if (changed === "kept") await kept;  // what was kept already is the state after this request
-    else {
-      if (kept) kept.catch(() => undefined);
-      if (changed) await store(loaded.entry);
+    try {
+      if (changed === "kept") await kept;  // what was kept already is the state after this request
+      else {
+        if (kept) kept.catch(() => undefined);
+        if (changed) await store(loaded.entry);
+      }
+      if (changed) loaded.entry.stored();
+    } catch (error) {
+      loaded.entry.unstored();  // the next change is written whole
+      throw error;
     }
     // The last request's times (ms) — read by bench/bench_offline.py: from the fetch event to the
     // app's start (the body read, the queue), in the app, storing it, and the whole in the worker.
@@ -431,14 +439,31 @@ async function putOnServer(loaded, tableId, headers) {
   }
   try {
     // The phone's copy says where the table went and turns read-only: no second copy played on.
-    await serially(async () => { loaded.entry.moved(tableId, made.join_url); await store(loaded.entry); });
+    await serially(async () => {
+      loaded.entry.moved(tableId, made.join_url);
+      try {
+        await store(loaded.entry);
+        loaded.entry.stored();
+      } catch (error) {
+        loaded.entry.unstored();
+        throw error;
+      }
+    });
   } catch (error) {
     // On the server all the same: go there (this phone's copy stays as it was).
   }
   return made.join_url;
 }
 
-// --- The phone's store: one IndexedDB record, written in one transaction per change ---
+// --- The phone's store: the database in pieces, written in one transaction per change ---
+
+// The database is kept in records of CHUNK bytes (phone.CHUNK), keyed ["db", number], and a head
+// record "tables" with its size and the session cookie. A change writes the pieces it changed and
+// the head in one strict transaction: a crash leaves the copy before or the copy after, never
+// half of either, and the page hears of a move only once it is on disk. An older build kept the
+// whole database in the head ({ db, cookie }); that is read as it is and replaced at the first change.
+const CHUNK = {{ chunk }};
+const PIECES = (from) => IDBKeyRange.bound(["db", from], ["db", Infinity]);
 
 let opened = null;
 let openedHandle = null;  // once open: a write begins in the same call (see put)
@@ -455,32 +480,55 @@ function database() {
 async function load() {
   const db = await database();
   return new Promise((resolve, reject) => {
-    const get = db.transaction("store").objectStore("store").get("tables");
-    get.onsuccess = () => resolve(get.result || null);
-    get.onerror = () => reject(get.error);
+    const tx = db.transaction("store");
+    const store = tx.objectStore("store");
+    const head = store.get("tables");
+    const keys = store.getAllKeys(PIECES(0));
+    const pieces = store.getAll(PIECES(0));
+    tx.oncomplete = () => resolve(whole(head.result, keys.result, pieces.result));
+    tx.onerror = () => reject(tx.error);
   });
 }
 
-// The whole database (a few kB a table) replaces the last copy in one strict transaction: a crash
-// leaves the old copy or the new one, never half of either, and the page hears of a move only
-// once it is on disk.
+function whole(head, keys, pieces) {
+  if (!head || head.db || typeof head.size !== "number") return head || null;  // an older build's record, or none
+  const db = new Uint8Array(head.size);
+  let found = 0;
+  keys.forEach(([, number], i) => {
+    const at = number * CHUNK;
+    if (at >= head.size) return;
+    db.set(pieces[i].subarray(0, head.size - at), at);
+    found++;
+  });
+  // A missing piece leaves zeros: SQLite then finds the copy damaged and the phone keeps its bytes
+  // whole (offline/carry.py); the next change writes every piece again.
+  return { db, cookie: head.cookie, chunked: found === Math.ceil(head.size / CHUNK) };
+}
+
 async function store(entry) {
-  const snap = entry.snapshot();
-  const [db, cookie] = snap.toJs();
-  snap.destroy();
-  await put(db, cookie);
+  const changes = entry.changes();
+  const [pieces, size, cookie] = changes.toJs();
+  changes.destroy();
+  await put(pieces, size, cookie);
 }
 
 // Not async: called from Python mid-request (handle's keep), the transaction must begin before
 // the call returns — an await would put it off until the app is done.
-function put(db, cookie) {
-  return openedHandle ? putIn(openedHandle, db, cookie) : database().then((handle) => putIn(handle, db, cookie));
+function put(pieces, size, cookie) {
+  return openedHandle ? putIn(openedHandle, pieces, size, cookie)
+    : database().then((handle) => putIn(handle, pieces, size, cookie));
 }
 
-function putIn(handle, db, cookie) {
+function putIn(handle, pieces, size, cookie) {
   return new Promise((resolve, reject) => {
     const tx = handle.transaction("store", "readwrite", { durability: "strict" });
-    tx.objectStore("store").put({ db, cookie, at: Date.now() }, "tables");
+    const store = tx.objectStore("store");
+    for (const [number, piece] of pieces) {
+      // A view into a larger buffer would be stored with all of that buffer.
+      store.put(piece.byteLength === piece.buffer.byteLength ? piece : piece.slice(), ["db", number]);
+    }
+    store.delete(PIECES(Math.ceil(size / CHUNK)));  // a database that shrank leaves none behind
+    store.put({ size, cookie, at: Date.now() }, "tables");
     tx.oncomplete = resolve;
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error);

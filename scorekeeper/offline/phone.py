@@ -2,10 +2,11 @@
 
 The whole Flask app runs here — the same views, templates, service and engine as on the server —
 on an in-memory SQLite database. The database is the table's store: after every request that may
-have changed it, the service worker takes ``snapshot()`` (the database's bytes and the phone's
-session cookie) and writes it to IndexedDB in one transaction before the page sees the answer,
-so a crash loses at most the move being written. A move's write is handed to the worker as soon
-as it is committed (``handle``'s ``keep``), so IndexedDB stores it while the sheet is drawn. On
+have changed it, the service worker writes what changed (``changes()``: the database's pieces that
+differ from the stored copy, and the phone's session cookie) to IndexedDB in one transaction
+before the page sees the answer, so a crash loses at most the move being written. A move's write
+is handed to the worker as soon as it is committed (``handle``'s ``keep``), so IndexedDB stores it
+while the sheet is drawn. On
 start, ``open_phone`` loads the last snapshot; each table's events are then replayed through the
 engine when its page is first read, exactly as a server process does after a restart.
 """
@@ -164,8 +165,10 @@ def _translations_once_a_request(app: Any) -> None:
                                  npgettext=npgettext)
 
 
-def open_phone(database: Any, cookie: Any, host: str) -> None:
-    """Start the app on the last snapshot (IndexedDB's Uint8Array and cookie, or nulls)."""
+def open_phone(database: Any, cookie: Any, host: str, chunked: bool = False) -> None:
+    """Start the app on the last snapshot (IndexedDB's Uint8Array and cookie, or nulls).
+    ``chunked``: the store holds it in pieces (``CHUNK``), so a change rewrites only the pieces it
+    changed; an older build's single record (or none) is written whole at the first change."""
     import random
 
     from scorekeeper.extensions import db
@@ -197,6 +200,9 @@ def open_phone(database: Any, cookie: Any, host: str) -> None:
         if older is not None:
             carry.carry_over(older)  # an older build's copy: carried table by table, none dropped
             older.close()
+        opened_as_stored = chunked and database is not None and older is None
+        _state["base"] = (database, connection.total_changes) if opened_as_stored else None
+        _state["handed"] = set()
     client = app.test_client()
     if cookie:
         client.set_cookie("session", cookie, domain=host.split(":")[0])
@@ -289,7 +295,7 @@ def moved(table_id: str, url: str) -> None:
 
 def _checked_in(connection: Any, _record: Any) -> None:
     """A connection back in the pool after a write (SQLite's count of changed rows moved): while
-    a request is answered, its database is handed to ``keep`` at once — the move is committed,
+    a request is answered, what it changed is handed to ``keep`` at once — the move is committed,
     and IndexedDB can store it while the app draws the sheet (8–14 ms of a move on a 4× slowed
     phone, bench/README.md)."""
     changes = getattr(connection, "total_changes", None)
@@ -298,25 +304,74 @@ def _checked_in(connection: Any, _record: Any) -> None:
     _state["changes"] = changes
     keep = _state.get("keep")
     if keep is not None:
-        kept = (connection.serialize(), _cookie(_state["client"]))
-        _state["kept"] = kept
-        keep(_to_js(kept[0]), kept[1])
+        pieces, size, cookie = _changes_since_stored(connection)
+        keep(_to_js(pieces), size, cookie)
 
 
-def _to_js(data: bytes) -> Any:
+# The database is stored in pieces of this many bytes, one IndexedDB record each: a move changes a
+# few of SQLite's 4 KiB pages (the new event's, the table's row, their indexes' and the header), so
+# it rewrites a few pieces, not a database that grows with every table the phone has kept.
+CHUNK = 16 * 1024
+
+
+def changed_chunks(data: bytes, base: bytes | None, also: frozenset[int] = frozenset()) -> list[tuple[int, bytes]]:
+    """The pieces of ``data`` that differ from ``base`` (every piece without one), and the pieces
+    numbered in ``also``, by number."""
+    return [(i // CHUNK, data[i:i + CHUNK]) for i in range(0, len(data), CHUNK)
+            if base is None or i // CHUNK in also or data[i:i + CHUNK] != base[i:i + CHUNK]]
+
+
+def _changes_since_stored(connection: Any) -> tuple[list[tuple[int, bytes]], int, str]:
+    """What the store needs to hold this database and cookie: the pieces that differ from the copy
+    it was last confirmed to hold (``_state["base"]``, by ``stored()``), the database's size, the
+    cookie. Every write until the next confirmation is worked out against that same copy and
+    rewrites every piece a write since then was given (``_state["handed"]``: a piece changed by
+    one write and changed back by the next is rewritten too), so whichever of them lands last,
+    the store holds one whole database — also if one before it failed."""
+    cookie = _cookie(_state["client"])
+    base = _state.get("base")
+    handed: set[int] = _state.setdefault("handed", set())
+    changes = connection.total_changes
+    if base is not None and changes == base[1] and not handed:
+        pieces, data = [], base[0]  # nothing written since it was stored: the cookie only
+    else:
+        data = connection.serialize()
+        pieces = changed_chunks(data, base[0] if base is not None else None, frozenset(handed))
+        handed.update(number for number, _ in pieces)
+    _state["kept"] = (data, changes, cookie)
+    return pieces, len(data), cookie
+
+
+def stored() -> None:
+    """The worker stored the request's last change: later changes are worked out against it."""
+    kept = _state.pop("kept", None)
+    if kept is not None:
+        _state["base"] = kept[:2]
+        _state["handed"] = set()
+
+
+def unstored() -> None:
+    """A write to the store failed: what it holds is not known here, so the next change writes
+    the database whole."""
+    _state.pop("kept", None)
+    _state.update(base=None, handed=set())
+
+
+def _to_js(pieces: list[tuple[int, bytes]]) -> Any:
     try:
-        from pyodide.ffi import to_js  # a Uint8Array (a copy), as ``snapshot()`` gives the worker
+        from pyodide.ffi import to_js  # [number, Uint8Array] pairs, each piece a copy of its own
     except ImportError:  # CPython: the tests
-        return data
-    return to_js(data)
+        return pieces
+    return to_js(pieces)
 
 
 def handle(method: str, path: str, query: str, headers: Any, body: Any,
            keep: Any = None) -> tuple[int, list[list[str]], bytes, str]:
     """One request of the page, ``path`` without the ``/phone`` prefix. The last value says what
     the phone's store needs before the page sees the answer: "" nothing, "store" the
-    ``snapshot()``, "kept" nothing more than what was handed to ``keep(database, cookie)``
-    during the request (called after each committed write) — the state after the request."""
+    ``changes()``, "kept" nothing more than what was handed to ``keep(pieces, size, cookie)``
+    during the request (called after each committed write) — the state after the request. Once
+    the store holds it, the worker calls ``stored()`` (``unstored()`` if it failed)."""
     client = _state["client"]
     if hasattr(body, "to_bytes"):
         body = body.to_bytes()  # a JavaScript Uint8Array, as the service worker read it
@@ -333,10 +388,12 @@ def handle(method: str, path: str, query: str, headers: Any, body: Any,
         data = response.get_data()
     finally:
         _state["keep"] = None
-    kept = _state.pop("kept", None)
+    kept = _state.get("kept") if keep is not None else None
     store = ""
     if method not in ("GET", "HEAD") or _cookie(client) != cookie_before:
-        store = "kept" if kept is not None and kept == snapshot() else "store"
+        # What was handed over last still holds if SQLite has changed no row since and the cookie
+        # is the same (a refusal after a write, a new table's cookie: the store is asked again).
+        store = "kept" if kept is not None and kept[1:] == (_database().total_changes, _cookie(client)) else "store"
     return (response.status_code, [[k, v] for k, v in response.headers.items() if k.lower() != "set-cookie"],
             data, store)
 
@@ -346,14 +403,24 @@ def _cookie(client: Any) -> str:
     return cookie.value if cookie else ""
 
 
-def snapshot() -> tuple[bytes, str]:
-    """The database's bytes and the session cookie: everything the phone keeps."""
+def _database() -> Any:
+    """The app's one SQLite connection (in memory; SQLAlchemy's pool holds it)."""
     from scorekeeper.extensions import db
 
-    app, client = _state["app"], _state["client"]  # noqa: F841
-    with app.app_context():
-        data = db.engine.raw_connection().driver_connection.serialize()
-    return bytes(data), _cookie(client)
+    with _state["app"].app_context():
+        return db.engine.raw_connection().driver_connection
+
+
+def changes() -> tuple[Any, int, str]:
+    """What the store needs after a request that ``handle`` said to "store": the database's
+    pieces that differ from what the store holds, its size and the cookie."""
+    pieces, size, cookie = _changes_since_stored(_database())
+    return _to_js(pieces), size, cookie
+
+
+def snapshot() -> tuple[bytes, str]:
+    """The database's bytes and the session cookie: everything the phone keeps."""
+    return bytes(_database().serialize()), _cookie(_state["client"])
 
 
 def export(table_id: str) -> str:

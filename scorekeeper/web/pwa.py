@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, render_template, url_for
 from flask_babel import gettext as _
 
+from scorekeeper.offline.phone import CHUNK
 from scorekeeper.web import asset
 from scorekeeper.web.rulebook import load_book
 
@@ -45,7 +46,7 @@ def service_worker() -> Response:
         shell += [url_for("rulebook.book", game=g, lang=lang) for g in _games() if load_book(g, lang) is not None]
     shell += [asset(f) for f in ("htmx.min.js", "sse.js", "app.js", "app.css", "icons/icon.svg", "icons/icon-192.png")]
     body = render_template("sw.js", shell=shell, version=CACHE_VERSION, offline=url_for("pwa.offline"),
-                           **phone_files())
+                           chunk=CHUNK, **phone_files())
     # The worker's own policy: it compiles Pyodide's WebAssembly (and nothing else it did not fetch itself).
     policy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'"
     return Response(body, mimetype="text/javascript",

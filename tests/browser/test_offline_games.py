@@ -271,7 +271,8 @@ def test_mulatschak_in_tally_mode_in_german(phone: Page) -> None:
     expect(page.locator(".mu-turn, h2").first).to_be_visible()
 
 
-# The phone's store as templates/sw.js writes it: one record, the database's bytes and the cookie.
+# The phone's store as an older build wrote it (templates/sw.js now keeps it in pieces): one
+# record, the database's bytes and the cookie.
 PUT_RECORD = """([bytes, cookie]) => new Promise((resolve, reject) => {
   const open = indexedDB.open("scorekeeper-phone", 1);
   open.onupgradeneeded = () => open.result.createObjectStore("store");

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect
 
 from scorekeeper.offline.build import OUT, version
+from scorekeeper.offline.phone import CHUNK
 from tests.browser.conftest import IN_CI
 
 pytestmark = pytest.mark.skipif(
@@ -43,6 +44,21 @@ def tap_card(page: Page, code: str) -> None:
 
 def exported(page: Page, path: str) -> dict:
     return json.loads(page.evaluate("(p) => fetch(p).then((r) => r.text())", path))
+
+
+STORED = """() => new Promise((resolve, reject) => {
+  const open = indexedDB.open("scorekeeper-phone", 1);
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const store = open.result.transaction("store").objectStore("store");
+    const range = IDBKeyRange.bound(["db", 0], ["db", Infinity]);
+    const head = store.get("tables"), keys = store.getAllKeys(range), pieces = store.getAll(range);
+    store.transaction.oncomplete = () => {
+      open.result.close();
+      resolve([head.result, keys.result.map((key) => key[1]), pieces.result.map((piece) => piece.byteLength)]);
+    };
+  };
+})"""
 
 
 def test_a_phone_only_table_plays_offline_survives_a_reload_and_goes_to_the_server(
@@ -100,6 +116,10 @@ def test_a_phone_only_table_plays_offline_survives_a_reload_and_goes_to_the_serv
     page.reload()
     expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
     expect(page.locator("#last-move")).to_contain_text("A♥")
+    # Kept in pieces (templates/sw.js): a head with the size and the cookie, and every piece of it.
+    head, numbers, sizes = page.evaluate(STORED)
+    assert "db" not in head and head["cookie"] and head["size"] > 0, head
+    assert numbers == list(range(-(-head["size"] // CHUNK))) and sum(sizes) >= head["size"], (numbers, head)
 
     # The history: the same page as on the server.
     page.goto(mulle + "/history")
