@@ -543,7 +543,8 @@ def test_a_move_rewrites_a_few_pieces_of_a_phone_that_keeps_many_tables(on_phone
     assert store.send("POST", f"/t/{table}/events", DEAL) == (200, "kept")
     assert store.send("POST", f"/t/{table}/events", {"type": "play", "player:int": "0", "expected_seq": "1",
                                                       "card": "5C"}) == (200, "kept")
-    assert whole > 60 and len(store.writes) == made + 2 and max(store.writes[made:]) <= 6, (whole, store.writes)
+    # A handful of pages: the event, its index entry, the table's row and its index entries, the header.
+    assert whole > 60 and len(store.writes) == made + 2 and max(store.writes[made:]) <= 10, (whole, store.writes)
     assert (store.database(), store.cookie) == phone.snapshot()
 
 
