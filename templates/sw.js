@@ -373,8 +373,8 @@ async function phone(request, url) {
     const t0 = performance.now();
     // A write is handed over as soon as it is committed: IndexedDB stores it while Python draws
     // the sheet. Each put follows the one before (IndexedDB runs them in order), so the last holds.
-    // Each is worked out against the copy the store held when the request began, so the last one
-    // to land holds the whole state even if one before it failed.
+    // Each is worked out against the copy the store was last confirmed to hold (entry.stored()),
+    // so the last one to land holds the whole state even if one before it failed.
     let kept = null;
     const keep = (pieces, size, cookie) => {
       if (kept) kept.catch(() => undefined);
