@@ -351,10 +351,30 @@ def stored() -> None:
 
 
 def unstored() -> None:
-    """A write to the store failed: what it holds is not known here, so the next change writes
+    """A write to the store failed (the phone's storage full, say). The app goes back to the copy
+    the store was last confirmed to hold, so what the phone shows is what it keeps: the page says
+    the move was not kept and offers to send it again (``data-failed``), and sent again it is the
+    same move, not a second one. The pieces handed over since stay marked (``handed``): a write of
+    this request may have landed, and the next write puts them back. With no confirmed copy (the
+    first write after an older build's record) the app keeps what it has, and the next write is
     the database whole."""
+    from scorekeeper import service
+    from scorekeeper.extensions import db
+    from scorekeeper.offline import marks
+
     _state.pop("kept", None)
-    _state.update(base=None, handed=set())
+    base = _state.get("base")
+    if base is None:
+        _state["handed"] = set()
+        return
+    with _state["app"].app_context():
+        db.session.remove()
+        connection = db.engine.raw_connection().driver_connection
+        connection.deserialize(base[0])
+        _state["base"] = (base[0], connection.total_changes)
+        marks.forget_all()
+    service.cache.clear()  # states replayed from rows that are gone
+    service.facts_cache.clear()
 
 
 def _to_js(pieces: list[tuple[int, bytes]]) -> Any:

@@ -61,6 +61,17 @@ STORED = """() => new Promise((resolve, reject) => {
 })"""
 
 
+# In the service worker: IndexedDB refuses every write while self.storageFull, as a full phone does.
+STORAGE_FULL = """() => {
+  const transaction = IDBDatabase.prototype.transaction;
+  self.storageFull = true;
+  IDBDatabase.prototype.transaction = function (names, mode, options) {
+    if (mode === "readwrite" && self.storageFull) throw new DOMException("The phone's storage is full", "QuotaExceededError");
+    return transaction.call(this, names, mode, options);
+  };
+}"""
+
+
 def test_a_phone_only_table_plays_offline_survives_a_reload_and_goes_to_the_server(
         browser: Browser, live_app: tuple[str, object], playwright: Playwright) -> None:
     live_server, app = live_app
@@ -120,6 +131,30 @@ def test_a_phone_only_table_plays_offline_survives_a_reload_and_goes_to_the_serv
     head, numbers, sizes = page.evaluate(STORED)
     assert "db" not in head and head["cookie"] and head["size"] > 0, head
     assert numbers == list(range(-(-head["size"] // CHUNK))) and sum(sizes) >= head["size"], (numbers, head)
+
+    # The phone's storage refuses a write (full, say): the undo is not kept, the page says so and
+    # offers it again, and the sheet shows what the phone keeps; sent again, it is one undo.
+    seq = int(page.locator("#sheet").get_attribute("data-seq") or "0")
+    worker = context.service_workers[0]
+    worker.evaluate(STORAGE_FULL)
+    page.locator("#last-move details.lm-undo summary").click()
+    page.locator("#last-move details.lm-undo button.primary").click()
+    status = page.locator("#last-move")
+    expect(status).to_contain_text("Not kept: the app on this phone did not answer.")
+    page.reload()  # what the phone holds now: the move before the undo, still there
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", str(seq))
+    expect(page.locator("#last-move")).to_contain_text("A♥")
+    page.locator("#last-move details.lm-undo summary").click()
+    page.locator("#last-move details.lm-undo button.primary").click()
+    expect(status).to_contain_text("Not kept: the app on this phone did not answer.")
+    worker.evaluate("() => { self.storageFull = false; }")  # room again
+    status.get_by_role("button", name="Send again").click()
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", str(seq + 1))
+    expect(status).not_to_contain_text("Not kept")
+    quiet(page)
+    cdp.send("ServiceWorker.stopAllWorkers")  # and it is what the store holds
+    page.reload()
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", str(seq + 1))
 
     # The history: the same page as on the server.
     page.goto(mulle + "/history")

@@ -567,11 +567,35 @@ def test_whichever_write_lands_the_store_holds_a_whole_database(on_phone: Any) -
     assert phone.handle("POST", f"/t/{table}/events", "", {"Content-Type": "application/x-www-form-urlencoded"},
                         urlencode(DEAL, doseq=True).encode(), store.put)[3] == "kept"
     phone.unstored()
-    assert store.read("SELECT count(*) FROM events") == 0  # the move being written is lost, nothing else
-    play = {"type": "play", "player:int": "0", "expected_seq": "1", "card": "5C"}
-    assert store.send("POST", f"/t/{table}/events", play)[1] == "kept"
-    assert store.writes[-1] == len(store.pieces)  # after a failure: the database whole
+    # The move being written is lost, nothing else — on the phone's page too: it shows what it keeps,
+    # so "not kept, send it again" (data-failed) holds, and sent again it is one deal, not two.
+    assert store.read("SELECT count(*) FROM events") == 0
     assert (store.database(), store.cookie) == phone.snapshot()
+    assert 'data-seq="0"' in ask("GET", f"/t/{table}")[2]
+    assert store.send("POST", f"/t/{table}/events", DEAL) == (200, "kept")
+    play = {"type": "play", "player:int": "0", "expected_seq": "1", "card": "5C"}
+    assert store.send("POST", f"/t/{table}/events", play) == (200, "kept")
+    assert store.read("SELECT count(*) FROM events") == 2
+    assert (store.database(), store.cookie) == phone.snapshot()
+    # A write that landed before one that failed: the app goes back to the confirmed copy, and the
+    # next write puts back the pieces the landed one changed.
+    undo = {"expected_seq": "2"}
+    kept: list[int] = []
+
+    def land_then_fail(pieces: list[tuple[int, bytes]], size: int, cookie: str) -> None:
+        kept.append(len(pieces))
+        store.put(pieces, size, cookie)
+        store.lose = 1
+
+    phone.handle("POST", f"/t/{table}/undo", "", {"Content-Type": "application/x-www-form-urlencoded"},
+                 urlencode(undo).encode(), land_then_fail)
+    assert store.read("SELECT count(*) FROM events") == 3  # the undo landed; say its answer's write then failed
+    store.lose = 0
+    phone.unstored()
+    assert phone.snapshot()[0] != store.database()  # the phone went back; the store is ahead of it
+    assert store.send("POST", f"/t/{table}/seat", {"seat": "1"})[1] == "store"
+    assert (store.database(), store.cookie) == phone.snapshot()
+    assert store.read("SELECT count(*) FROM events") == 2
     # Two writes before a confirmation: the first changes a seat's name in a piece of its own,
     # the second changes it back. The second must rewrite that piece too: the first may land.
     from sqlalchemy import text
