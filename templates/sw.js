@@ -388,16 +388,10 @@ async function phone(request, url) {
     const [status, pairs, data, changed] = answer.toJs();
     answer.destroy();
     const t1 = performance.now();
-    try {
-      if (changed === "kept") await kept;  // what was kept already is the state after this request
-      else {
-        if (kept) kept.catch(() => undefined);
-        if (changed) await store(loaded.entry);
-      }
-      if (changed) loaded.entry.stored();
-    } catch (error) {
-      loaded.entry.unstored();  // the next change is written whole
-      throw error;
+    if (changed === "kept") await store(loaded.entry, kept);  // what was kept already is the state after this request
+    else {
+      if (kept) kept.catch(() => undefined);
+      if (changed) await store(loaded.entry);
     }
     // The last request's times (ms) — read by bench/bench_offline.py: from the fetch event to the
     // app's start (the body read, the queue), in the app, storing it, and the whole in the worker.
@@ -439,16 +433,7 @@ async function putOnServer(loaded, tableId, headers) {
   }
   try {
     // The phone's copy says where the table went and turns read-only: no second copy played on.
-    await serially(async () => {
-      loaded.entry.moved(tableId, made.join_url);
-      try {
-        await store(loaded.entry);
-        loaded.entry.stored();
-      } catch (error) {
-        loaded.entry.unstored();
-        throw error;
-      }
-    });
+    await serially(async () => { loaded.entry.moved(tableId, made.join_url); await store(loaded.entry); });
   } catch (error) {
     // On the server all the same: go there (this phone's copy stays as it was).
   }
@@ -505,11 +490,23 @@ function whole(head, keys, pieces) {
   return { db, cookie: head.cookie, chunked: found === Math.ceil(head.size / CHUNK) };
 }
 
-async function store(entry) {
-  const changes = entry.changes();
-  const [pieces, size, cookie] = changes.toJs();
-  changes.destroy();
-  await put(pieces, size, cookie);
+// What changed written (or the write handed over mid-request, ``kept``), then the app told: it works
+// out later changes against this copy (phone.stored), or, if the write failed, goes back to the
+// copy the store holds (phone.unstored), so the page shows what the phone keeps.
+async function store(entry, kept = null) {
+  try {
+    if (kept) await kept;
+    else {
+      const changes = entry.changes();
+      const [pieces, size, cookie] = changes.toJs();
+      changes.destroy();
+      await put(pieces, size, cookie);
+    }
+  } catch (error) {
+    entry.unstored();
+    throw error;
+  }
+  entry.stored();
 }
 
 // Not async: called from Python mid-request (handle's keep), the transaction must begin before

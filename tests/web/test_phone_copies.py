@@ -522,20 +522,24 @@ def test_a_write_is_handed_to_the_store_when_committed_and_the_answer_says_wheth
     assert (store.database(), store.cookie) == phone.snapshot()
 
 
-def test_a_move_rewrites_a_few_pieces_of_a_phone_that_keeps_many_tables(on_phone: Any) -> None:
-    """A phone after a summer of evenings: a move stores what it changed, not every table again."""
+def keep_golden_games() -> None:
+    """The phone keeps the golden games twice over (tests/golden/logs: 34 finished tables, 1.5 MB)."""
     import json
     from pathlib import Path
 
     from scorekeeper import service
     from scorekeeper.extensions import db
 
-    on_phone()
-    logs = sorted((Path(__file__).resolve().parents[1] / "golden" / "logs").glob("*.json"))
     with phone._state["app"].app_context():
-        for path in logs * 2:
+        for path in sorted((Path(__file__).resolve().parents[1] / "golden" / "logs").glob("*.json")) * 2:
             service.import_table(json.loads(path.read_text()))
         db.session.commit()
+
+
+def test_a_move_rewrites_a_few_pieces_of_a_phone_that_keeps_many_tables(on_phone: Any) -> None:
+    """A phone after a summer of evenings: a move stores what it changed, not every table again."""
+    on_phone()
+    keep_golden_games()
     store = Store()
     store.send("POST", "/tables", {"game": "mulle", "players": ["Anna", "Bo"], "where": "phone"})
     whole, made = store.writes[-1], len(store.writes)
@@ -552,11 +556,7 @@ def test_whichever_write_lands_the_store_holds_a_whole_database(on_phone: Any) -
     """Each write is worked out against the copy last confirmed stored, and rewrites every piece a
     write since then was given: a failed write is not built upon, and a piece one write changed and
     the next changed back is not left as the first wrote it."""
-    import json
-    from pathlib import Path
     from urllib.parse import urlencode
-
-    from scorekeeper import service
 
     on_phone()
     store = Store()
@@ -580,10 +580,8 @@ def test_whichever_write_lands_the_store_holds_a_whole_database(on_phone: Any) -
     # A write that landed before one that failed: the app goes back to the confirmed copy, and the
     # next write puts back the pieces the landed one changed.
     undo = {"expected_seq": "2"}
-    kept: list[int] = []
 
     def land_then_fail(pieces: list[tuple[int, bytes]], size: int, cookie: str) -> None:
-        kept.append(len(pieces))
         store.put(pieces, size, cookie)
         store.lose = 1
 
@@ -602,10 +600,7 @@ def test_whichever_write_lands_the_store_holds_a_whole_database(on_phone: Any) -
 
     from scorekeeper.extensions import db
 
-    with phone._state["app"].app_context():
-        for path in sorted((Path(__file__).resolve().parents[1] / "golden" / "logs").glob("*.json")) * 2:
-            service.import_table(json.loads(path.read_text()))
-        db.session.commit()
+    keep_golden_games()
     store.send("POST", f"/t/{table}/seat", {"seat": "1"})  # all of that stored and confirmed
     seat = store.read("SELECT max(id) FROM seats")
     name = store.read(f"SELECT name FROM seats WHERE id = {seat}")
