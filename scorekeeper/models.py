@@ -24,6 +24,12 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     write_token: Mapped[str] = mapped_column(String(64), unique=True)
     read_token: Mapped[str] = mapped_column(String(64), unique=True)
+    # Held by whoever opened the table: only it deletes the table or makes new codes (SECURITY.md).
+    # NULL for tables opened before owners were kept: their write capability still deletes them.
+    owner_token: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
+    # How many times the join and watch codes were made anew; a phone's cookie remembers the
+    # count it joined under, so an old code's holder that is not seated loses access.
+    codes: Mapped[int] = mapped_column(default=0, server_default="0")
     head_seq: Mapped[int] = mapped_column(default=0)
     # The engine's RULES_VERSION when the table was opened (CHANGELOG.md); NULL: opened before
     # versions were recorded. A later version replays the table all the same (service/stored.py).
