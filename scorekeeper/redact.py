@@ -30,9 +30,17 @@ def _hide(match: re.Match[str]) -> str:
     return next(lead for lead in match.groups() if lead is not None) + HIDDEN
 
 
+# What every secret above holds, found by C substring search: most log text has none, and the
+# full pattern costs ten times as much (every request's access-log line passes through here).
+_LONG_SEGMENT = re.compile(r"/[A-Za-z0-9_-]{32}")
+
+
 def redact(text: str) -> str:
     """``text`` with every token in it replaced by ``…`` (the path or parameter name stays)."""
-    return _SECRET.sub(_hide, text)
+    low = text.lower()
+    if "/k/" in low or "/o/" in low or "token=" in low or "bearer" in low or _LONG_SEGMENT.search(text):
+        return _SECRET.sub(_hide, text)
+    return text
 
 
 class LogFilter(logging.Filter):

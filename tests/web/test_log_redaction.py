@@ -8,6 +8,7 @@ app's (Flask's) error log and the werkzeug development server's request log."""
 from __future__ import annotations
 
 import http.client
+import json
 import logging
 import secrets
 import threading
@@ -21,6 +22,7 @@ from flask import Flask
 
 from scorekeeper.redact import redact
 from tests.servers import Server, migrate
+
 
 def _get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
@@ -108,18 +110,26 @@ def test_an_operators_own_access_log_format_shows_no_token_either(tmp_path: Path
     token = secrets.token_urlsafe(24)
     custom = ('%(h)s "%(r)s" %(U)s %(q)s "%(f)s" %({referer}i)s %({authorization}i)s %({raw_uri}e)s '
               '%({query_string}e)s')
+    records: list[logging.LogRecord] = []
     for access_format in (None, custom):
         logger = _gunicorn_logger(tmp_path, access_format)
+        kept = logging.Handler()
+        kept.emit = records.append  # type: ignore[method-assign]
+        logger.access_log.addHandler(kept)  # as a structured (JSON) formatter would read the atoms
         for path, query in ((f"/t/abc123/k/{token}", ""), ("/api/v1/tables/abc123/stream", f"token={token}")):
             logger.access(*_request(path, query, token), timedelta(milliseconds=3))
         logger.exception("Error handling request %s", f"/t/abc123/k/{token}")  # as gunicorn's worker says it
-        for handler in logger.access_log.handlers + logger.error_log.handlers:
-            handler.flush()
+        logger.access_log.removeHandler(kept)
+        for log in (logger.access_log, logger.error_log):  # gunicorn's file handlers, on global loggers
+            for handler in list(log.handlers):
+                handler.close()
+                log.removeHandler(handler)
     access, errors = (tmp_path / "access.log").read_text(), (tmp_path / "error.log").read_text()
     assert token not in access and token not in errors
     # the default format's request line and referer; the custom one's five and six places
     assert access.count("/t/abc123/k/…") == 2 + 5 and access.count("token=…") == 2 + 6
     assert "Error handling request /t/abc123/k/…" in errors
+    assert records and not [r for r in records if token in json.dumps(dict(r.args), default=str)]
 
 
 def test_the_apps_error_log_and_traceback_show_no_token(sqlite_app: Flask, monkeypatch, caplog) -> None:
@@ -128,6 +138,7 @@ def test_the_apps_error_log_and_traceback_show_no_token(sqlite_app: Flask, monke
     def broken(*_args: Any) -> None:
         raise RuntimeError(f"could not check /t/abc123/k/{token}")
 
+    monkeypatch.setattr(sqlite_app.logger, "disabled", False)  # an earlier migration's fileConfig disables it
     sqlite_app.testing = False  # a real server's error: logged, answered 500
     sqlite_app.config["PROPAGATE_EXCEPTIONS"] = False
     table = sqlite_app.test_client().post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"]}).json
@@ -139,8 +150,10 @@ def test_the_apps_error_log_and_traceback_show_no_token(sqlite_app: Flask, monke
     assert token not in shown
 
 
-def test_the_development_servers_request_log_shows_no_token(sqlite_app: Flask, caplog) -> None:
+def test_the_development_servers_request_log_shows_no_token(sqlite_app: Flask, monkeypatch, caplog) -> None:
     from werkzeug.serving import make_server
+
+    monkeypatch.setattr(logging.getLogger("werkzeug"), "disabled", False)  # as above
 
     table = sqlite_app.test_client().post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"]}).json
     server = make_server("127.0.0.1", 0, sqlite_app)

@@ -54,3 +54,17 @@ def test_a_header_that_is_not_bearer_does_not_fall_back_to_the_query_token(clien
     opened.close()
     assert client.get(url, headers={"Authorization": "Basic eA=="}).status_code == 401
     assert client.get(url, headers={"Authorization": "Bearer nope"}).status_code == 403
+
+
+def test_the_document_takes_no_token_in_the_query(client) -> None:
+    """Reads as writes: the token in the Authorization header, never in an address (issue 40)."""
+    import json
+
+    doc = client.get("/api/v1/openapi.json").json
+    for path, operations in doc["paths"].items():
+        for method, operation in operations.items():
+            query = [p["name"] for p in operation.get("parameters", []) if p["in"] == "query"]
+            assert "token" not in query, (method, path)
+            assert all(set(need) <= {"bearer"} for need in operation.get("security", [])), (method, path)
+    assert set(doc["components"]["securitySchemes"]) == {"bearer"}
+    assert "query.token" not in json.dumps(doc)  # the links put the read token in the header too
