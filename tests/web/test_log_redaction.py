@@ -43,8 +43,11 @@ def test_the_servers_logs_and_metrics_hold_no_token(tmp_path: Path) -> None:
         assert status == 201
         tid, write, read = table["id"], table["write_token"], table["read_token"]
         bearer = {"Authorization": f"Bearer {read}"}
+        joined = _get(server.port, f"/t/{tid}/k/{write}")
+        # Nor does the address leave in a Referer: from the link's answer on, the browser sends none.
+        assert joined[1]["Referrer-Policy"] == "no-referrer" and joined[1]["Location"] == f"/t/{tid}"
         answers = {
-            "join": _get(server.port, f"/t/{tid}/k/{write}")[0],
+            "join": joined[0],
             "watch": _get(server.port, f"/t/{tid}/k/{read}")[0],
             "wrong link": _get(server.port, f"/t/{tid}/k/{secrets.token_urlsafe(24)}")[0],
             "stream": _get(server.port, f"/api/v1/tables/{tid}/stream?token={read}")[0],
