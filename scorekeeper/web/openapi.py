@@ -34,9 +34,11 @@ def options_schema(game: str) -> dict[str, Any]:
             "description": f"{rules.name}: house rules, each with the rule id it changes"}
 
 
-# How a client gets from a new table to everything done with it: the id, and the tokens (the
-# write token in the header, the read token in the `token` query parameter reads accept).
-READ = {"path.table_id": "$response.body#/id", "query.token": "$response.body#/read_token"}
+# How a client gets from a new table to everything done with it: the id, and a token in the
+# Authorization header (the write token to write, the read token to read). No operation here
+# takes one in the query: an address lands in access logs (only the event stream, not described
+# here, takes ``?token=``, for EventSource).
+READ = {"path.table_id": "$response.body#/id", "header.Authorization": "Bearer {$response.body#/read_token}"}
 WRITE = {"path.table_id": "$response.body#/id", "header.Authorization": "Bearer {$response.body#/write_token}"}
 # A move every new score pad accepts (1 point to the first side), so a client — or a fuzzer — that
 # does not know the game's moves can still write one and undo it; other games refuse it as not theirs.
@@ -57,10 +59,7 @@ MOVE_LINKS = {
     "PostEvent": {"operationId": "postEvent", "parameters": SAME_TABLE, "description": "the next event"},
     "Undo": {"operationId": "undo", "parameters": SAME_TABLE, "description": "undo this event"},
 }
-TOKEN = {"name": "token", "in": "query", "required": False, "schema": {"type": "string"},
-         "description": "the read or write token, for clients that cannot send headers (EventSource); read "
-                        "only when no Authorization header is sent"}
-READ_SECURITY = [{"bearer": []}, {"token": []}]
+READ_SECURITY = [{"bearer": []}]
 WRITE_SECURITY = [{"bearer": []}]
 
 
@@ -110,7 +109,7 @@ def document() -> dict[str, Any]:
                 "operationId": "importTable", "requestBody": export,
                 "responses": {**created_links, **_errors(400, 413, 422, 429)}}},
             "/api/v1/tables/{table_id}": {"get": {
-                "operationId": "getTable", "parameters": [TABLE_ID, TOKEN], "security": READ_SECURITY,
+                "operationId": "getTable", "parameters": [TABLE_ID], "security": READ_SECURITY,
                 "responses": {**_ok(200, table), **_errors(401, 403, 404)}},
                 "delete": delete_table()},
             "/api/v1/tables/{table_id}/events": {
@@ -118,7 +117,7 @@ def document() -> dict[str, Any]:
                          "requestBody": {"required": True, "content": {"application/json": {"schema": event}}},
                          "responses": {"201": {**_ok(201, recorded)["201"], "links": MOVE_LINKS},
                                        **_errors(400, 401, 403, 404, 409, 413, 422, 429)}},
-                "get": {"operationId": "exportEvents", "parameters": [TABLE_ID, TOKEN], "security": READ_SECURITY,
+                "get": {"operationId": "exportEvents", "parameters": [TABLE_ID], "security": READ_SECURITY,
                         "responses": {**_ok(200, {"$ref": "#/components/schemas/Export"}), **_errors(401, 403, 404)}}},
             "/api/v1/tables/{table_id}/undo": {"post": {
                 "operationId": "undo", "parameters": [TABLE_ID], "security": WRITE_SECURITY,
@@ -136,17 +135,15 @@ def document() -> dict[str, Any]:
                 "responses": {**_ok(200, {"type": "object", "required": ["kind"]}), **_errors(400, 404, 413, 422)}}},
             "/api/v1/tables/{table_id}/review": {"get": {
                 "operationId": "reviewDeal", "security": READ_SECURITY,
-                "parameters": [TABLE_ID, TOKEN, {"name": "deal", "in": "query", "required": False,
-                                                 "schema": {"type": "integer", "minimum": 1, "maximum": 99999}}],
+                "parameters": [TABLE_ID, {"name": "deal", "in": "query", "required": False,
+                                          "schema": {"type": "integer", "minimum": 1, "maximum": 99999}}],
                 "responses": {**_ok(200, {"type": "object", "required": ["deal", "deals", "over", "hidden", "lines"]}),
                               **_errors(400, 401, 403, 404)}}},
         },
         "components": {
             "securitySchemes": {
                 "bearer": {"type": "http", "scheme": "bearer",
-                           "description": "the table's write token (every call) or read token (reads)"},
-                "token": {"type": "apiKey", "in": "query", "name": "token",
-                          "description": "the read or write token as a query parameter (reads only)"}},
+                           "description": "the table's write token (every call) or read token (reads)"}},
             "schemas": {**components(), **{f"{g.title()}Options": options_schema(g) for g in games},
                         **bodies.player_name_components(), "NewTable": bodies.create_body(),
                         "Export": bodies.import_body(),

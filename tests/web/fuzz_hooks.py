@@ -22,7 +22,7 @@ A 2xx that the ``ignored_auth`` check takes for one with generated credentials i
 dropped only if the same request without credentials is 401 and with a wrong token 403.
 
 And one auth provider: the credentials a stateful run sends are the ones ``POST /api/v1/tables``
-answered, put in the ``Authorization`` header or the ``token`` parameter by the document's links.
+answered, put in the ``Authorization`` header by the document's links.
 schemathesis takes link values for generated (likely invalid) credentials; declaring them explicit
 makes its ``ignored_auth`` check probe each 2xx without them (401) and with a wrong one (403).
 
