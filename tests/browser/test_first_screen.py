@@ -249,14 +249,16 @@ def test_muggins_turns_on_the_first_screen(phones: Callable[..., Phone], live_se
 
 
 @pytest.mark.parametrize("viewport", [PHONE, NARROW], ids=["390", "320"])
-@pytest.mark.parametrize("locale", ["en-GB", "sv-SE", "de-DE"])
+@pytest.mark.parametrize(("locale", "players"), [("en-GB", 3), ("sv-SE", 3), ("de-DE", 4)])
 def test_muggins_cards_are_a_thumb_wide_on_the_first_screen(phones: Callable[..., Phone], live_server: str,
-                                                            viewport: dict[str, int], locale: str) -> None:
+                                                            viewport: dict[str, int], locale: str, players: int) -> None:
     """Issue 40, item 6: every control of Muggins' play area (a rank, a suit, a pile, a card taken
     back, a dealer) at least 44×44 CSS px, at every step of the set-up and of a turn, and each
-    decision still on the first screen."""
+    decision still on the first screen — with four players too (their fourth seat on a row of its
+    own pushed the suits under the status bar)."""
     phone = phones(viewport, locale)
-    _sit(phone, live_server, "muggins", {}, ["Anna", "Bo", "Cleo"], decision="#decision")
+    names = ["Anna", "Bo", "Cleo", "Dora"][:players]
+    _sit(phone, live_server, "muggins", {}, names, decision="#decision")
     page = phone.page
     phone.thumb = ".mg"
     phone.step = "the set-up"
@@ -266,8 +268,8 @@ def test_muggins_cards_are_a_thumb_wide_on_the_first_screen(phones: Callable[...
     phone.tap(page.locator("#decision .mg-chosen a.button").last, "take back 2S", table=False)
     phone.card("2S", "pick", table=False)
     expect(page.locator("#decision .mg-chosen .cardface:not(.mg-empty)")).to_have_count(4)
-    phone.tap(page.locator("#decision label.choice:has(> input[name='dealer:int'][value='2'])").last, "Cleo deals",
-              table=False)
+    dealer = f"#decision label.choice:has(> input[name='dealer:int'][value='{players - 1}'])"
+    phone.tap(page.locator(dealer).last, f"{names[-1]} deals", table=False)     # so Anna starts
     phone.tap(page.locator("#decision button[type=submit]"), "start the game")
     # Anna's 4 on the 5♥, her 7 on her own pile (her turn ends), Bo's 6 on Anna's 7, his 3 on the 4.
     for code, pile in (("4H", "[data-card='5H']"), ("7C", ":is(.acting *)"), ("6D", "[data-card='7C']"),
