@@ -19,9 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.cards import Card, german_pack
+from scorekeeper.engine.analysis.desk_tricks import judge_trick, trick_game
 from scorekeeper.engine.base import RuleViolation
 from scorekeeper.engine.mulatschak import BREACH_RULES, ORDER, Mulatschak, MulState, Opts, resume
-from scorekeeper.engine.analysis.desk_tricks import judge_trick, trick_game
 from scorekeeper.engine.tricks import audit_revokes, legal_cards, suit_of
 
 R = Mulatschak()
