@@ -78,9 +78,9 @@ def is_owner(table: Table) -> bool:
     """Whether this phone opened the table (its cookie holds the owner capability). A table opened
     before owners were kept has none: any phone that may write stands in (SECURITY.md)."""
     entry = _tables().get(table.id) or {}
-    if table.owner_token is None:
-        return cap_of(table) == "write"
-    return bool(entry.get("own")) and entry.get("cap") == "write"
+    if cap_of(table) != "write":  # e.g. a phone's copy of a table it moved to the server: read-only
+        return False
+    return table.owner_token is None or bool(entry.get("own"))
 
 
 def cap_of(table: Table) -> str | None:
