@@ -26,7 +26,19 @@ _HTTP_MESSAGES = {400: N_("the request cannot be read"), 404: N_("there is nothi
 
 
 def register(app: Flask) -> None:
-    from scorekeeper.web import api, desk, desk_api, metrics, play, pwa, review, rulebook, tables
+    from scorekeeper.web import (
+        api,
+        circles,
+        circles_api,
+        desk,
+        desk_api,
+        metrics,
+        play,
+        pwa,
+        review,
+        rulebook,
+        tables,
+    )
     from scorekeeper.web.json_output import AppJSONProvider
 
     app.json = AppJSONProvider(app)  # every JSON body is depth-checked before it is decoded; orjson writes
@@ -37,7 +49,7 @@ def register(app: Flask) -> None:
         # too deeply is refused here whatever the view later does with the raw bytes.
         if request.is_json and request.method in ("POST", "PUT", "PATCH"):
             request.get_json(silent=True)
-    for module in (tables, play, api, desk_api, rulebook, desk, review, pwa, metrics):
+    for module in (tables, play, api, circles_api, circles, desk_api, rulebook, desk, review, pwa, metrics):
         app.register_blueprint(module.bp)
 
     @app.errorhandler(TableError)
