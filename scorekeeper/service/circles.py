@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import hmac
 import secrets
-import time
 import unicodedata
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import delete, func, select, update
 
 from scorekeeper.extensions import db
 from scorekeeper.localize import tr
 from scorekeeper.models import Circle, Event, Member, Outcome, Seat, Table, utcnow
 from scorekeeper.service import outcomes
+from scorekeeper.service.circle_news import announce, channel
 from scorekeeper.service.errors import TableError, bad_request
 from scorekeeper.service.facts import facts_cache
 from scorekeeper.service.snapshots import cache, snapshot
@@ -253,28 +253,6 @@ def delete_circle(circle: Circle) -> int:
         broker.deleted(table_id)
     broker.deleted(channel(circle.id))
     return len(ids)
-
-
-def touched(circle_id: str) -> None:
-    """A table of the circle moved on: the circle's expiry counts from now. The caller commits."""
-    db.session.execute(update(Circle).where(Circle.id == circle_id).values(updated_at=utcnow()))
-
-
-def channel(circle_id: str) -> str:
-    """The live channel of a circle in the table broker (no table id holds a colon)."""
-    return f"circle:{circle_id}"
-
-
-def announce(circle_id: str) -> None:
-    """The circle's pages redraw: a table was added, opened, finished or deleted. Milliseconds
-    as the stream's seq keep it rising across workers without a counter of their own."""
-    from scorekeeper.live import CHANNEL, broker
-
-    key, seq = channel(circle_id), int(time.time() * 1000)
-    if db.engine.dialect.name == "postgresql":
-        db.session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": f"{key}:{seq}"})
-        db.session.commit()
-    broker.publish(key, seq)
 
 
 def expire_circles(days: int) -> tuple[int, int]:

@@ -35,6 +35,6 @@ def delete_table(table: Table) -> None:
     broker.deleted(table_id)
     metrics.table_deleted(table_id)
     if circle_id is not None:  # its standings drop the table
-        from scorekeeper.service.circles import announce
+        from scorekeeper.service.circle_news import announce
 
         announce(circle_id)

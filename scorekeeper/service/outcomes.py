@@ -178,7 +178,7 @@ def finished(facts: TableFacts, seq: int) -> None:
         keep(facts, snap)
         circle_id = db.session.execute(text("SELECT circle_id FROM tables WHERE id = :id"), {"id": facts.id}).scalar()
         if circle_id is not None:
-            from scorekeeper.service.circles import touched
+            from scorekeeper.service.circle_news import touched
 
             touched(circle_id)
         db.session.commit()
@@ -187,7 +187,7 @@ def finished(facts: TableFacts, seq: int) -> None:
         logger.exception("the outcome of table %s was not kept", facts.id)
         return
     if circle_id is not None:
-        from scorekeeper.service.circles import announce
+        from scorekeeper.service.circle_news import announce
 
         announce(circle_id)
 

@@ -81,7 +81,7 @@ def register(app: Flask) -> None:
         return {"locale": str(get_locale() or "en"), "card_label": card_label, "card_pretty": card_pretty,
                 "suit_symbols": SUIT_SYMBOLS, "line_chart": line_chart, "suit_label": suit_label,
                 "german_face": german_face, "cribbage_board": cribbage_board, "asset": asset,
-                "rank_name": rank_name, "rank_face": rank_face}
+                "rank_name": rank_name, "rank_face": rank_face, "my_circles": my_circles}
 
     @app.after_request
     def security_headers(response: Response) -> Response:
@@ -99,6 +99,13 @@ def register(app: Flask) -> None:
 def _headers_of(exc: HTTPException) -> list[tuple[str, str]]:
     """What the error says beside its body (``Retry-After`` of a 429, ``Allow`` of a 405)."""
     return [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+
+
+def my_circles() -> list[Any]:
+    """The circles this phone's cookie holds a capability for (home page, "keep in a circle")."""
+    from scorekeeper.web.circles import known_circles
+
+    return known_circles()
 
 
 def card_label(code: str, pack: str = "french") -> str:
