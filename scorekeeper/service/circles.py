@@ -119,13 +119,17 @@ class Roster:
     def __init__(self, members: Iterable[Member]) -> None:
         self.names: list[str] = []
         self._by_fold: dict[str, str] = {}
+        self._seen: dict[str, str | None] = {}
         for member in members:
             self.names.append(member.name)
             for n in (member.name, *(member.aliases or [])):
                 self._by_fold[fold(n)] = member.name
 
     def member(self, name: str) -> str | None:
-        return self._by_fold.get(fold(name))
+        # Folded once per name: a circle's 500 tables repeat the same few names.
+        if name not in self._seen:
+            self._seen[name] = self._by_fold.get(fold(name))
+        return self._seen[name]
 
 
 def _admit(circle: Circle, players: list[str], add_members: bool) -> None:

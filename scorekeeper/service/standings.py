@@ -8,12 +8,13 @@ settled up once for the season: who pays whom, with the engine's fewest transfer
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from scorekeeper.engine import RULES, RULES_VERSION
 from scorekeeper.engine.tricks.ledger import settle_up
@@ -82,9 +83,53 @@ def _rows(circle_id: str) -> list[dict[str, Any]]:
     return rows
 
 
+class ViewCache:
+    """Per-process LRU of counted views, keyed by what they were counted from: the circle's
+    tables as one indexed aggregate reads them (how many, their newest write, the sum of their
+    heads: any move, table added or deleted changes it), the circle's name and members, and the
+    season. A television refreshing the standings every few seconds costs that one query."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> dict[str, Any] | None:
+        with self._lock:
+            view = self._items.get(key)
+            if view is not None:
+                self._items.move_to_end(key)
+            return view
+
+    def put(self, key: tuple[Any, ...], view: dict[str, Any]) -> None:
+        with self._lock:
+            self._items[key] = view
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+views = ViewCache()
+_FINGERPRINT = select(func.count(Table.id), func.max(Table.updated_at), func.sum(Table.head_seq))
+
+
 def circle_view(circle: Circle, season: Season | None = None) -> dict[str, Any]:
-    """What ``GET /api/v1/circles/{id}`` answers and the page draws."""
+    """What ``GET /api/v1/circles/{id}`` answers and the page draws; not to be changed by the caller."""
     season = season or Season()
+    tables = tuple(db.session.execute(_FINGERPRINT.where(Table.circle_id == circle.id)).one())
+    key = (circle.id, circle.name, tuple((m.name, tuple(m.aliases or ())) for m in circle.members), season,
+           tables, RULES_VERSION)
+    view = views.get(key)
+    if view is None:
+        view = _count_view(circle, season)
+        views.put(key, view)
+    return view
+
+
+def _count_view(circle: Circle, season: Season) -> dict[str, Any]:
     roster = Roster(circle.members)
     rows = [r for r in _rows(circle.id)
             if season.holds(r["finished"] if r["outcome"] is not None else r["started"])]

@@ -35,6 +35,7 @@ from scorekeeper.web.tables import options_from_form
 bp = Blueprint("circles", __name__)
 
 REMEMBERED_CIRCLES = 12
+SHOWN_TABLES = 40
 
 
 def _entries() -> dict[str, Any]:
@@ -123,7 +124,7 @@ def _context(circle: Circle, cap: str) -> dict[str, Any]:
     except TableError:
         abort(400)
     view = circle_view(circle, season)
-    timeline = view.pop("timeline")
+    timeline = view["timeline"]
     members = [m["name"] for m in view["members"]]
     wins = {m: 0 for m in members}
     rows = [[0.0] * len(members)]
@@ -133,7 +134,7 @@ def _context(circle: Circle, cap: str) -> dict[str, Any]:
                 wins[w] += 1
         rows.append([float(wins[m]) for m in members])
     chart = line_chart(members, rows, title=_("Games won over time")) if len(members) <= 8 else None
-    return {"circle": circle, "view": view, "cap": cap, "chart": chart, "games": RULES,
+    return {"circle": circle, "view": view, "cap": cap, "chart": chart, "games": RULES, "shown": SHOWN_TABLES,
             "query": request.query_string.decode(), "season": request.args.get("season", ""),
             "since": request.args.get("from", ""), "until": request.args.get("to", "")}
 

@@ -88,8 +88,7 @@ def create() -> tuple[Response, int]:
 
 def view_json(circle: Circle) -> dict[str, Any]:
     view = circle_view(circle, parse_season(request.args))
-    view.pop("timeline")
-    return view
+    return {key: value for key, value in view.items() if key != "timeline"}
 
 
 @bp.get("/<circle_id>")
