@@ -26,6 +26,15 @@ PLAYED = ["03-mulle-adjudicate-4p-strict_value-no_last_sweep-mulle_alone", "04-m
 MEMBERS = ["Anna", {"name": "Bo", "aliases": ["Bosse"]}, "Cilla", "Dag", "P0", "P1", "P2", "P3", "P4", "A", "B", "C", "D"]
 
 
+def described(client: FlaskClient, name: str, body: Any) -> None:
+    """``body`` is what the OpenAPI document's schema ``name`` says."""
+    import jsonschema_rs
+
+    doc = client.get("/api/v1/openapi.json").get_json()
+    jsonschema_rs.Draft202012Validator({"$ref": f"#/components/schemas/{name}",
+                                        "components": doc["components"]}).validate(body)
+
+
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -111,6 +120,7 @@ def test_a_circle_of_every_game_counts_its_standings(sqlite_app: Flask) -> None:
     open_id = play(client, circle, {**scorepad_log(), "events": scorepad_log()["events"][:2]})
 
     view = client.get(f"/api/v1/circles/{circle['id']}", headers=auth(circle["read_token"])).get_json()
+    described(client, "Circle", view)
     expected = count(client, tables, token_of)
     assert {t["id"] for t in view["tables"]} == {tid for _, tid in tables} | {open_id}
     under_way = next(t for t in view["tables"] if t["id"] == open_id)
@@ -285,6 +295,9 @@ def test_export_and_import_round_trip(sqlite_app: Flask) -> None:
     assert again.status_code == 201, again.get_json()
     copy = again.get_json()
     before, after = standings(client, circle), standings(client, copy)
+    described(client, "CircleExport", data)
+    described(client, "Circle", before)
+    described(client, "CircleCreated", copy)
     assert after["name"] == before["name"] and after["members"] == before["members"]
     assert after["standings"] == before["standings"]
     strip = [{k: v for k, v in t.items() if k != "id"} for t in before["tables"]]
