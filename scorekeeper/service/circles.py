@@ -308,7 +308,8 @@ def import_circle(name: Any, members: Any, tables: list[Any]) -> Circle:
             made.append(table.id)
             _admit(circle, list(table.players), True)
             table.circle_id = circle.id
-            table.created_at = _when(data.get("events"), False) or table.created_at
+            table.created_at = (_when([{"at": data.get("opened")}], False) or _when(data.get("events"), False)
+                                or table.created_at)
             table.updated_at = _when(data.get("events"), True) or table.updated_at
             kept = outcomes.keep(table, snapshot(table))
             db.session.flush()

@@ -64,8 +64,9 @@ _ROWS = (select(Table.id, Table.game, Table.mode, Table.created_at, Table.head_s
 
 def _rows(circle_id: str) -> list[dict[str, Any]]:
     rows = []
+    # All read before any outcome is worked out again (which commits).
     for tid, game, mode, created, head, seq, version, data, finished in db.session.execute(
-            _ROWS.where(Table.circle_id == circle_id).order_by(Table.created_at, Table.id)):
+            _ROWS.where(Table.circle_id == circle_id).order_by(Table.created_at, Table.id)).all():
         if data is not None and (seq != head or version != RULES_VERSION):
             data = outcomes.refresh(get_table(tid))  # an undo of the final move, or a new rules version
             finished = finished if data is not None else None

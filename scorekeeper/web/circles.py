@@ -48,10 +48,16 @@ def grant(circle: Circle, cap: str) -> None:
     old = entries.get(circle.id) or {}
     if circles_service.allows(old.get("cap"), cap) and old.get("codes") == circle.codes:
         cap = old["cap"]  # a watch link never downgrades a phone that joined
-    entries.pop(circle.id, None)
-    entries[circle.id] = {"cap": cap, "codes": circle.codes}
-    session["circles"] = dict(list(entries.items())[-REMEMBERED_CIRCLES:])
+    used = max((e.get("n", 0) for e in entries.values() if isinstance(e, dict)), default=0) + 1
+    entries[circle.id] = {"cap": cap, "codes": circle.codes, "n": used}
+    # The cookie's JSON sorts its keys: the order of use is kept in "n", as for tables.
+    session["circles"] = dict(_by_use(entries)[:REMEMBERED_CIRCLES])
     session.permanent = True
+
+
+def _by_use(entries: dict[str, Any]) -> list[tuple[str, Any]]:
+    return sorted(entries.items(), key=lambda item: item[1].get("n", 0) if isinstance(item[1], dict) else 0,
+                  reverse=True)
 
 
 def cap_of(circle: Circle) -> str | None:
@@ -66,7 +72,7 @@ def cap_of(circle: Circle) -> str | None:
 
 def known_circles() -> list[Circle]:
     found = []
-    for circle_id in reversed(list(_entries())):
+    for circle_id, _entry in _by_use(_entries()):
         try:
             circle = circles_service.get_circle(circle_id)
         except TableError:

@@ -138,7 +138,11 @@ def add_table(circle_id: str) -> tuple[Response, int]:
 @bp.get("/<circle_id>/export")
 def export(circle_id: str) -> Response:
     circle = circle_for(circle_id, "read")
-    tables = [service.export(service.get_table(tid)) for tid in circles_service.table_ids(circle.id)]
+    tables = []
+    for tid in circles_service.table_ids(circle.id):
+        table = service.get_table(tid)
+        # When it was opened, which its log does not say: the season counts an unfinished table by it.
+        tables.append({**service.export(table), "opened": table.created_at.isoformat() + "Z"})
     return jsonify({"format": CIRCLE_FORMAT, "name": circle.name,
                     "members": [{"name": m.name, "aliases": list(m.aliases or [])} for m in circle.members],
                     "tables": tables})
