@@ -58,7 +58,7 @@ def _members(raw: Any) -> list[tuple[str, list[str]]]:
     for item in raw:
         if isinstance(item, dict):
             names.append(item.get("name"))  # type: ignore[arg-type]
-            aliases.append(item.get("aliases") or [])
+            aliases.append(item.get("aliases", []))
         else:
             names.append(item)
             aliases.append([])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from werkzeug.routing import BaseConverter
 
 from scorekeeper import service
 from scorekeeper.extensions import csrf, limiter
@@ -17,6 +18,15 @@ from scorekeeper.web.links import base_url
 
 bp = Blueprint("circles_api", __name__, url_prefix="/api/v1/circles")
 csrf.exempt(bp)
+
+
+class CircleId(BaseConverter):
+    """A circle id in a path: anything but ``import``, so ``/circles/import`` allows POST alone."""
+
+    regex = "(?!import$)[^/]+"
+
+
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("circle_id", CircleId))
 
 CIRCLE_FORMAT = "scorekeeper-circle/1"
 
@@ -91,12 +101,12 @@ def view_json(circle: Circle) -> dict[str, Any]:
     return {key: value for key, value in view.items() if key != "timeline"}
 
 
-@bp.get("/<circle_id>")
+@bp.get("/<circle_id:circle_id>")
 def show(circle_id: str) -> Response:
     return jsonify(view_json(circle_for(circle_id, "read")))
 
 
-@bp.patch("/<circle_id>")
+@bp.patch("/<circle_id:circle_id>")
 def rename(circle_id: str) -> Response:
     circle = circle_for(circle_id, "write")
     body = _body()
@@ -108,7 +118,7 @@ def rename(circle_id: str) -> Response:
                     "members": [{"name": m.name, "aliases": list(m.aliases or [])} for m in circle.members]})
 
 
-@bp.delete("/<circle_id>")
+@bp.delete("/<circle_id:circle_id>")
 def delete(circle_id: str) -> Response:
     circle = circle_for(circle_id, "owner")
     erased = circles_service.delete_circle(circle)
@@ -158,6 +168,17 @@ def import_() -> tuple[Response, int]:
     tables = body.get("tables")
     if not isinstance(tables, list) or len(tables) > current_app.config.get("CIRCLE_MAX_IMPORT", 2000):
         raise TableError(400, "bad_request", tr("a circle's import needs a list of tables"))
+    from scorekeeper.web.api import _check_export
+
+    for number, table in enumerate(tables, start=1):  # each as POST /api/v1/tables/import checks it
+        if not isinstance(table, dict):
+            raise TableError(400, "bad_request", tr("table %(n)s: %(message)s", n=number,
+                                                    message=tr("an import must be a JSON object as exported")))
+        try:
+            _check_export(table)
+        except TableError as exc:
+            raise TableError(exc.status, exc.code, tr("table %(n)s: %(message)s", n=number, message=exc.message),
+                             exc.rule) from exc
     circle = circles_service.import_circle(body.get("name"), body.get("members"), tables)
     return jsonify(_tokens(circle)), 201
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.service.circles import MAX_ALIASES, MAX_CIRCLE_NAME, MAX_MEMBERS
+from scorekeeper.web.openapi_bodies import name_schema
 
 JSON = dict[str, Any]
 BEARER = [{"bearer": []}]
@@ -104,13 +105,13 @@ def circle_paths() -> JSON:
 
 
 def circle_components() -> JSON:
-    member = {"anyOf": [NAME, {"type": "object", "required": ["name"], "additionalProperties": False, "properties": {
+    member = {"anyOf": [NAME, {"type": "object", "required": ["name"], "properties": {
         "name": NAME, "aliases": {"type": "array", "maxItems": MAX_ALIASES, "items": NAME}}}],
         "description": "a member: a name, or a name with the other names the tables may type for them"}
     members = {"type": "array", "maxItems": MAX_MEMBERS, "items": member,
                "description": "names distinct ignoring case, compatibility forms and invisible characters, other "
                               "names included"}
-    name = {"type": "string", "minLength": 1, "maxLength": MAX_CIRCLE_NAME,
+    name = {"type": "string", "maxLength": MAX_CIRCLE_NAME, "pattern": name_schema()["pattern"],
             "description": f"at most {MAX_CIRCLE_NAME} characters, not blank, no control characters"}
     listed = {"type": "object", "required": ["name", "aliases"],
               "properties": {"name": {"type": "string"}, "aliases": {"type": "array", "items": {"type": "string"}}}}
@@ -136,7 +137,7 @@ def circle_components() -> JSON:
                             "started": {"type": "string"}, "finished": {"type": ["string", "null"]}}}
     return {
         "NewCircle": {"type": "object", "title": "NewCircle", "required": ["name"],
-                      "properties": {"name": name, "members": members}},
+                      "properties": {"name": name, "members": {"anyOf": [members, {"type": "null"}]}}},
         "CircleChange": {"type": "object", "title": "CircleChange", "properties": {"name": name, "members": members}},
         "CircleCreated": {**codes, "required": [*codes["required"], "owner_token"],
                           "properties": {**codes["properties"], "owner_token": {"type": "string"}}},
@@ -163,5 +164,5 @@ def circle_components() -> JSON:
                                       "description": "Mousel over the season: who pays whom (null: no Mousel)"}}},
         "CircleExport": {"type": "object", "title": "CircleExport", "required": ["format", "name", "tables"],
                          "properties": {"format": {"const": "scorekeeper-circle/1"}, "name": name,
-                                        "members": members, "tables": {"type": "array", "items": _ref("Export")}}},
+                                        "members": {"anyOf": [members, {"type": "null"}]}, "tables": {"type": "array", "items": _ref("Export")}}},
     }
