@@ -222,7 +222,7 @@ def parse_season(args: Any) -> Season:
 
     year = args.get("season")
     if year:
-        if not (isinstance(year, str) and year.isdigit() and len(year) == 4):
+        if not (isinstance(year, str) and year.isascii() and year.isdigit() and len(year) == 4 and int(year) >= 1):
             raise bad_request(tr("season must be a year such as 2026"))
         return Season(date(int(year), 1, 1), date(int(year), 12, 31))
     bounds = []

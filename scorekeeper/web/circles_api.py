@@ -138,7 +138,10 @@ def add_table(circle_id: str) -> tuple[Response, int]:
     table_id, token = body.get("table_id"), body.get("token")
     if not isinstance(table_id, str) or not isinstance(token, str):
         raise TableError(400, "bad_request", tr("send the table's id as 'table_id' and its write token as 'token'"))
-    table = service.get_table(table_id)
+    try:
+        table = service.get_table(table_id)
+    except TableError as exc:  # the circle in the path is there: what the body names is not
+        raise TableError(422, "unknown_table", exc.message) from exc
     if service.capability(table, token) != "write":
         raise TableError(403, "forbidden", tr("'token' must be the table's write token"))
     added = circles_service.add_table(circle, table, flag(body, "add_members"))
