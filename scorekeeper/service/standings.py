@@ -221,7 +221,7 @@ def parse_season(args: Any) -> Season:
     from scorekeeper.service.errors import bad_request
 
     year = args.get("season")
-    if year:
+    if year is not None:  # present, even empty: a year or a refusal
         if not (isinstance(year, str) and year.isascii() and year.isdigit() and len(year) == 4 and int(year) >= 1):
             raise bad_request(tr("season must be a year such as 2026"))
         return Season(date(int(year), 1, 1), date(int(year), 12, 31))
@@ -229,7 +229,7 @@ def parse_season(args: Any) -> Season:
     for key in ("from", "to"):
         value = args.get(key)
         try:
-            bounds.append(date.fromisoformat(value) if value else None)
+            bounds.append(None if value is None else date.fromisoformat(value))
         except ValueError:
             raise bad_request(tr("%(key)s must be a date as YYYY-MM-DD", key=key)) from None
     return Season(*bounds)

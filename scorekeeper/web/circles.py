@@ -126,7 +126,8 @@ def enter(circle_id: str, token: str) -> WerkzeugResponse:
 
 def _context(circle: Circle, cap: str) -> dict[str, Any]:
     try:
-        season = parse_season(request.args)
+        # The season form sends its empty fields too: on the page an empty field is no bound.
+        season = parse_season({key: value for key, value in request.args.items() if value})
     except TableError:
         abort(400)
     view = circle_view(circle, season)

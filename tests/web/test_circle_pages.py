@@ -22,6 +22,9 @@ def test_the_page_shows_standings_and_the_invite_to_who_joined(sqlite_app: Flask
     assert row is not None
     assert re.search(r'data-stat="played">1<', row.group(1)) and re.search(r'data-stat="won">1<', row.group(1))
     assert phone.get(f"/c/{circle['id']}/qr/join.svg").mimetype == "image/svg+xml"
+    # the season form as a browser sends it, empty fields and all
+    assert phone.get(f"/c/{circle['id']}?season=&from=&to=").status_code == 200
+    assert 'data-member="Bertil"' not in phone.get(f"/c/{circle['id']}?season=2001&from=&to=").get_data(as_text=True)
     # the watch link: standings, no join code, no form
     watcher = sqlite_app.test_client()
     watcher.get(f"/c/{circle['id']}/k/{circle['read_token']}")

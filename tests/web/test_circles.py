@@ -266,7 +266,7 @@ def test_season_filter(circle_client: FlaskClient) -> None:
     assert standings(circle_client, circle, "?to=2023-12-31")["standings"] == {}
     r = circle_client.get(f"/api/v1/circles/{circle['id']}?from=yesterday", headers=auth(circle["read_token"]))
     assert r.status_code == 400 and "YYYY-MM-DD" in r.get_json()["error"]["message"]
-    for year in ("0000", "26", "２０２６", "-202"):  # the year 0 was a 500 (found by the fuzzer)
+    for year in ("0000", "26", "２０２６", "-202", ""):  # the year 0 was a 500 (found by the fuzzer)
         r = circle_client.get(f"/api/v1/circles/{circle['id']}?season={year}", headers=auth(circle["read_token"]))
         assert r.status_code == 400 and r.get_json()["error"]["code"] == "bad_request"
 
