@@ -150,8 +150,9 @@ def test_a_circle_of_every_game_counts_its_standings(sqlite_app: Flask) -> None:
 
 
 @pytest.fixture
-def circle_client(sqlite_app: Flask) -> FlaskClient:
-    return sqlite_app.test_client()
+def circle_client(app: Flask) -> FlaskClient:
+    """On SQLite and on PostgreSQL (whose writes announce a finished table by NOTIFY)."""
+    return app.test_client()
 
 
 def muggins_result(client: FlaskClient, circle: dict[str, Any], players: list[str], placings: list[list[int]],
