@@ -14,15 +14,18 @@ from flask import Flask, current_app
 from sqlalchemy import delete, select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Event, Seat, Table, utcnow
+from scorekeeper.models import Event, Outcome, Seat, Table, utcnow
 
 
 def expire_tables(days: int) -> int:
-    """Delete every table (with its seats and events) inactive for more than ``days`` days."""
+    """Delete every table (with its seats and events) inactive for more than ``days`` days; a
+    table kept in a circle lives as long as the circle (``expire_circles``)."""
     cutoff = utcnow() - timedelta(days=days)
-    stale = list(db.session.execute(select(Table.id).where(Table.updated_at < cutoff)).scalars())
+    stale = list(db.session.execute(
+        select(Table.id).where(Table.updated_at < cutoff, Table.circle_id.is_(None))).scalars())
     for chunk in range(0, len(stale), 500):
         ids = stale[chunk:chunk + 500]
+        db.session.execute(delete(Outcome).where(Outcome.table_id.in_(ids)))
         db.session.execute(delete(Event).where(Event.table_id.in_(ids)))
         db.session.execute(delete(Seat).where(Seat.table_id.in_(ids)))
         db.session.execute(delete(Table).where(Table.id.in_(ids)))
@@ -35,8 +38,13 @@ def register(app: Flask) -> None:
     @click.option("--days", type=int, default=None, help="inactive days (default: TABLE_EXPIRY_DAYS, 30)")
     def expire_command(days: int | None) -> None:
         """Delete tables inactive for more than N days."""
+        from scorekeeper.service.circles import expire_circles
+
         limit = days if days is not None else int(current_app.config["TABLE_EXPIRY_DAYS"])
         click.echo(f"expired {expire_tables(limit)} table(s) inactive for more than {limit} days")
+        circle_days = int(current_app.config["CIRCLE_EXPIRY_DAYS"])
+        circles, tables = expire_circles(circle_days)
+        click.echo(f"expired {circles} circle(s) with {tables} table(s), idle for more than {circle_days} days")
 
     @app.cli.command("check-tables")
     @click.option("--fail", is_flag=True, help="exit 1 when any table holds a move judged otherwise")

@@ -77,6 +77,8 @@ def from_env(instance: Path) -> dict[str, Any]:
         "RATE_LIMIT_CREATE": os.environ.get("RATE_LIMIT_CREATE", "30 per hour;5 per minute"),
         "RATE_LIMIT_EVENTS": os.environ.get("RATE_LIMIT_EVENTS", "600 per minute"),
         "TABLE_EXPIRY_DAYS": int(os.environ.get("TABLE_EXPIRY_DAYS", "30")),
+        # A circle (and every table kept in it) is forgotten this long after its last table moved.
+        "CIRCLE_EXPIRY_DAYS": int(os.environ.get("CIRCLE_EXPIRY_DAYS", "400")),
         # Streams beyond this are answered 503 (the phone retries), so moves always find a
         # connection; scorekeeper/server.py sizes it from the worker's connections and memory.
         # 0 = no cap (the development server).

@@ -64,6 +64,10 @@ class Broker:
             if cond is not None:
                 cond.notify_all()
 
+    def head(self, table_id: str) -> int:
+        with self._lock:
+            return self._heads.get(table_id, 0)
+
     def is_deleted(self, table_id: str) -> bool:
         return table_id in self._deleted
 
@@ -181,6 +185,26 @@ def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: f
         last = new
     if source.closed and restart_ms:
         yield f"retry: {retry_ms + int(restart_ms * spread())}\n\n".encode()
+
+
+def changes(key: str, *, ping_every: float = 15.0, max_seconds: float = 600.0, retry_ms: int = 1000,
+            source: Broker | None = None) -> Iterator[bytes]:
+    """A circle's stream: one message whenever something of it changed (its seq is a time, so
+    the steps between are not walked as a table's moves are), ``deleted`` when it is gone."""
+    source = source or broker
+    deadline = time.monotonic() + max_seconds * (1 - random.random() / 5)
+    last = source.head(key)
+    yield f"retry: {retry_ms}\n\n".encode()
+    while not source.closed and time.monotonic() < deadline:
+        new = source.wait(key, last, min(ping_every, max(0.0, deadline - time.monotonic())))
+        if source.is_deleted(key):
+            yield f"event: deleted\ndata: {{\"circle\": \"{key}\"}}\n\n".encode()
+            return
+        if new is None:
+            yield b": ping\n\n"
+            continue
+        last = new
+        yield f"event: message\ndata: {{\"circle\": \"{key}\", \"seq\": {new}}}\n\n".encode()
 
 
 def retry_ms(base: int, jitter: int, draw: Callable[[], float] = random.random) -> int:

@@ -36,6 +36,8 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     rules_version: Mapped[int | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    # The circle the table is kept in (issue 38), if any: it then lives as long as the circle.
+    circle_id: Mapped[str | None] = mapped_column(ForeignKey("circles.id"), default=None, index=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.index", cascade="all, delete-orphan", lazy="select"
@@ -75,3 +77,55 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     author: Mapped[int | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Circle(db.Model):  # type: ignore[name-defined,misc]
+    """Players who meet over many evenings: their tables, kept together, and the standings."""
+
+    __tablename__ = "circles"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    write_token: Mapped[str] = mapped_column(String(64), unique=True)
+    read_token: Mapped[str] = mapped_column(String(64), unique=True)
+    owner_token: Mapped[str] = mapped_column(String(64), unique=True)
+    # As a table's: the times the join and watch codes were made anew (a cookie remembers it).
+    codes: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The game, options and mode of the table last opened in the circle: the form's defaults.
+    last_setup: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Moved on when a table is added or opened or finishes: CIRCLE_EXPIRY_DAYS counts from it.
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+    members: Mapped[list[Member]] = relationship(
+        back_populates="circle", order_by="Member.id", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+
+class Member(db.Model):  # type: ignore[name-defined,misc]
+    """A member: the name shown, and the other names the tables may type for them ("Berra")."""
+
+    __tablename__ = "circle_members"
+    __table_args__ = (UniqueConstraint("circle_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    circle_id: Mapped[str] = mapped_column(ForeignKey("circles.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    aliases: Mapped[list[str]] = mapped_column(JSON, default=list)
+
+    circle: Mapped[Circle] = relationship(back_populates="members")
+
+
+class Outcome(db.Model):  # type: ignore[name-defined,misc]
+    """A finished table's result as the standings count it, kept so a view never replays a table.
+
+    Worked out again when the table's head moved past ``seq`` (an undo of the final move) or the
+    engine's RULES_VERSION is no longer ``rules_version`` (a rules fix may change a result)."""
+
+    __tablename__ = "table_outcomes"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int]
+    rules_version: Mapped[int]
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    finished_at: Mapped[datetime] = mapped_column(default=utcnow)

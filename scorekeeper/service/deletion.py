@@ -17,6 +17,7 @@ def delete_table(table: Table) -> None:
     every event go from the database in one transaction, and every phone following it is told
     (``event: deleted`` on its stream). Its tokens then open nothing (404)."""
     table_id = table.id
+    circle_id = table.circle_id
     session = db.session
     postgres = session.get_bind().dialect.name == "postgresql"
     if postgres:
@@ -33,3 +34,7 @@ def delete_table(table: Table) -> None:
     cache.forget(table_id)
     broker.deleted(table_id)
     metrics.table_deleted(table_id)
+    if circle_id is not None:  # its standings drop the table
+        from scorekeeper.service.circle_news import announce
+
+        announce(circle_id)

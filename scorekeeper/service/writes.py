@@ -171,6 +171,10 @@ def _write(table: Table | TableFacts | str, step: Step, author: int | None,
         raise
     _loaded_at(facts.id, written.seq)
     _announce(facts.id, written.seq)
+    if getattr(written.state, "over", False):  # the game ended (or went on past its end): keep the outcome
+        from scorekeeper.service.outcomes import finished
+
+        finished(facts, written.seq)
     metrics.move_written(facts.game, time.perf_counter() - started, facts.id)
     return _Written(written.seq, written.state, facts)
 

@@ -26,7 +26,19 @@ _HTTP_MESSAGES = {400: N_("the request cannot be read"), 404: N_("there is nothi
 
 
 def register(app: Flask) -> None:
-    from scorekeeper.web import api, desk, desk_api, metrics, play, pwa, review, rulebook, tables
+    from scorekeeper.web import (
+        api,
+        circles,
+        circles_api,
+        desk,
+        desk_api,
+        metrics,
+        play,
+        pwa,
+        review,
+        rulebook,
+        tables,
+    )
     from scorekeeper.web.json_output import AppJSONProvider
 
     app.json = AppJSONProvider(app)  # every JSON body is depth-checked before it is decoded; orjson writes
@@ -37,7 +49,7 @@ def register(app: Flask) -> None:
         # too deeply is refused here whatever the view later does with the raw bytes.
         if request.is_json and request.method in ("POST", "PUT", "PATCH"):
             request.get_json(silent=True)
-    for module in (tables, play, api, desk_api, rulebook, desk, review, pwa, metrics):
+    for module in (tables, play, api, circles_api, circles, desk_api, rulebook, desk, review, pwa, metrics):
         app.register_blueprint(module.bp)
 
     @app.errorhandler(TableError)
@@ -69,7 +81,7 @@ def register(app: Flask) -> None:
         return {"locale": str(get_locale() or "en"), "card_label": card_label, "card_pretty": card_pretty,
                 "suit_symbols": SUIT_SYMBOLS, "line_chart": line_chart, "suit_label": suit_label,
                 "german_face": german_face, "cribbage_board": cribbage_board, "asset": asset,
-                "rank_name": rank_name, "rank_face": rank_face}
+                "rank_name": rank_name, "rank_face": rank_face, "my_circles": my_circles}
 
     @app.after_request
     def security_headers(response: Response) -> Response:
@@ -87,6 +99,13 @@ def register(app: Flask) -> None:
 def _headers_of(exc: HTTPException) -> list[tuple[str, str]]:
     """What the error says beside its body (``Retry-After`` of a 429, ``Allow`` of a 405)."""
     return [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+
+
+def my_circles() -> list[Any]:
+    """The circles this phone's cookie holds a capability for (home page, "keep in a circle")."""
+    from scorekeeper.web.circles import known_circles
+
+    return known_circles()
 
 
 def card_label(code: str, pack: str = "french") -> str:

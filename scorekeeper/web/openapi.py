@@ -6,6 +6,7 @@ from typing import Any
 
 from scorekeeper.engine import RULES
 from scorekeeper.web import openapi_bodies as bodies
+from scorekeeper.web.openapi_circles import circle_components, circle_paths
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 
@@ -104,7 +105,9 @@ def document() -> dict[str, Any]:
         "paths": {
             "/api/v1/tables": {"post": {
                 "operationId": "createTable", "requestBody": body,
-                "responses": {**created_links, **_errors(400, 413, 422, 429)}}},
+                "description": "Open a table; with `circle`, kept in that circle (its write token as the bearer; "
+                               "401/403/404 for the circle, 422 `not_members` unless `add_members`).",
+                "responses": {**created_links, **_errors(400, 401, 403, 404, 413, 422, 429)}}},
             "/api/v1/tables/import": {"post": {
                 "operationId": "importTable", "requestBody": export,
                 "responses": {**created_links, **_errors(400, 413, 422, 429)}}},
@@ -139,6 +142,7 @@ def document() -> dict[str, Any]:
                                           "schema": {"type": "integer", "minimum": 1, "maximum": 99999}}],
                 "responses": {**_ok(200, {"type": "object", "required": ["deal", "deals", "over", "hidden", "lines"]}),
                               **_errors(400, 401, 403, 404)}}},
+            **circle_paths(),
         },
         "components": {
             "securitySchemes": {
@@ -146,7 +150,7 @@ def document() -> dict[str, Any]:
                            "description": "the table's write token (every call) or read token (reads)"}},
             "schemas": {**components(), **{f"{g.title()}Options": options_schema(g) for g in games},
                         **bodies.player_name_components(), "NewTable": bodies.create_body(),
-                        "Export": bodies.import_body(),
+                        "Export": bodies.import_body(), **circle_components(),
                         **{f"Desk{g.title()}": schema for g, schema in desk.items()},
                         "Error": {"type": "object", "required": ["error"], "properties": {"error": {
                             "type": "object", "required": ["code", "rule", "message"],

@@ -203,6 +203,14 @@ def _then_options(game: str, options: JSON) -> JSON:
     return {"properties": {"options": {"anyOf": [{"type": "null"}, options]}}}
 
 
+# A new table may be kept in a circle at once (issue 38): the circle's write token is the bearer.
+CIRCLE_FIELDS: JSON = {
+    "circle": {"type": ["string", "null"], "description": "the id of the circle to keep the table in; send the "
+                                                          "circle's write token as 'Authorization: Bearer'"},
+    "add_members": {"type": "boolean", "default": False,
+                    "description": "with `circle`: players who are not members become members (else 422 not_members)"}}
+
+
 def table_setups(log: bool = False) -> list[JSON]:
     """One schema per game: ``game``, ``players``, ``mode``, ``options`` (and with ``log`` an
     export's ``format`` and ``events``); what depends on the number of players as ``if``/``then``."""
@@ -216,6 +224,8 @@ def table_setups(log: bool = False) -> list[JSON]:
                                        "omitted ones take their default"}}
         if log:
             properties |= {"format": {"const": "scorekeeper/1"}, "events": _log(game)}
+        else:
+            properties |= CIRCLE_FIELDS
         setup: JSON = {"type": "object", "title": game, "required": ["game", "players", *(["events"] if log else [])],
                        "properties": properties}
         sizes = [rule for n in range(rules.min_players, rules.max_players + 1) if (rule := _at_size(game, n))]

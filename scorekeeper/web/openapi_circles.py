@@ -1,0 +1,167 @@
+"""The circles' part of the OpenAPI document (issue 38): paths, bodies and answers of
+``/api/v1/circles``. Every circle call authenticates with its bearer token in the header only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.service.circles import MAX_ALIASES, MAX_CIRCLE_NAME, MAX_MEMBERS
+from scorekeeper.web.openapi_bodies import name_schema
+
+JSON = dict[str, Any]
+BEARER = [{"bearer": []}]
+ERROR = {"$ref": "#/components/schemas/Error"}
+NAME = {"$ref": "#/components/schemas/PlayerName"}
+CIRCLE_ID = {"name": "circle_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}}
+
+
+def _errors(*codes: int) -> JSON:
+    return {str(c): {"description": "error", "content": {"application/json": {"schema": ERROR}}} for c in codes}
+
+
+def _ok(status: int, schema: JSON, links: JSON | None = None) -> JSON:
+    answer: JSON = {"description": "ok", "content": {"application/json": {"schema": schema}}}
+    if links:
+        answer["links"] = links
+    return {str(status): answer}
+
+
+def _ref(name: str) -> JSON:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _body(name: str) -> JSON:
+    return {"required": True, "content": {"application/json": {"schema": _ref(name)}}}
+
+
+# A new circle's answer links to every call on it, each with the token it needs in the header.
+READ = {"path.circle_id": "$response.body#/id", "header.Authorization": "Bearer {$response.body#/read_token}"}
+WRITE = {"path.circle_id": "$response.body#/id", "header.Authorization": "Bearer {$response.body#/write_token}"}
+OWNER = {"path.circle_id": "$response.body#/id", "header.Authorization": "Bearer {$response.body#/owner_token}"}
+CIRCLE_LINKS = {
+    "GetCircle": {"operationId": "getCircle", "parameters": READ, "description": "the standings, with the read token"},
+    "ExportCircle": {"operationId": "exportCircle", "parameters": READ, "description": "the export, with the read token"},
+    "ChangeCircle": {"operationId": "changeCircle", "parameters": WRITE, "description": "rename, add members"},
+    "AddCircleTable": {"operationId": "addCircleTable", "parameters": WRITE,
+                       "description": "keep an existing table in the circle, with the write token"},
+    "NewCircleCodes": {"operationId": "newCircleCodes", "parameters": OWNER, "description": "new codes, owner only"},
+}  # no link to deleteCircle, as none to deleteTable: a fuzzer following it ends every chain there
+
+
+def circle_paths() -> JSON:
+    created = {"201": {**_ok(201, _ref("CircleCreated"))["201"], "links": CIRCLE_LINKS}}
+    season = [{"name": "season", "in": "query", "required": False, "schema": {"type": "string", "pattern": "^[0-9]{4}$"},
+               "description": "only tables finished in this year"},
+              {"name": "from", "in": "query", "required": False, "schema": {"type": "string", "format": "date"},
+               "description": "only tables finished on or after this day (YYYY-MM-DD)"},
+              {"name": "to", "in": "query", "required": False, "schema": {"type": "string", "format": "date"},
+               "description": "only tables finished on or before this day (YYYY-MM-DD)"}]
+    return {
+        "/api/v1/circles": {"post": {
+            "operationId": "createCircle", "requestBody": _body("NewCircle"),
+            "description": "Open a circle. The answer holds its three tokens: write (join: open and add tables, play, "
+                           "rename), read (watch the standings) and owner (delete, new codes); keep the owner token.",
+            "responses": {**created, **_errors(400, 413, 429)}}},
+        "/api/v1/circles/import": {"post": {
+            "operationId": "importCircle", "requestBody": _body("CircleExport"),
+            "description": "A new circle from an export: every table is replayed through the engine first; one "
+                           "refused table (400/422, its message begins `table N:`) refuses the whole file.",
+            "responses": {**created, **_errors(400, 413, 422, 429)}}},
+        "/api/v1/circles/{circle_id}": {
+            "get": {"operationId": "getCircle", "parameters": [CIRCLE_ID, *season], "security": BEARER,
+                    "description": "The circle: members, tables and standings per game, with the read (or write or "
+                                   "owner) token in the Authorization header; no query token.",
+                    "responses": {**_ok(200, _ref("Circle")), **_errors(400, 401, 403, 404)}},
+            "patch": {"operationId": "changeCircle", "parameters": [CIRCLE_ID], "security": BEARER,
+                      "requestBody": _body("CircleChange"),
+                      "description": "Rename the circle or add members (or other names of members); write token.",
+                      "responses": {**_ok(200, {"type": "object", "required": ["id", "name", "members"]}),
+                                    **_errors(400, 401, 403, 404, 409)}},
+            "delete": {"operationId": "deleteCircle", "parameters": [CIRCLE_ID], "security": BEARER,
+                       "description": "Erase the circle and every table kept in it; owner token only.",
+                       "responses": {**_ok(200, {"type": "object", "required": ["id", "deleted", "tables"],
+                                                 "properties": {"id": {"type": "string"},
+                                                                "deleted": {"const": True},
+                                                                "tables": {"type": "integer"}}}),
+                                     **_errors(401, 403, 404)}}},
+        "/api/v1/circles/{circle_id}/codes": {"post": {
+            "operationId": "newCircleCodes", "parameters": [CIRCLE_ID], "security": BEARER,
+            "description": "New write and read tokens (and links); the old ones open nothing from now on. Owner only.",
+            "responses": {**_ok(200, _ref("CircleCodes")), **_errors(401, 403, 404)}}},
+        "/api/v1/circles/{circle_id}/tables": {"post": {
+            "operationId": "addCircleTable", "parameters": [CIRCLE_ID], "security": BEARER,
+            "requestBody": _body("AddCircleTable"),
+            "description": "Keep an existing table in the circle (circle's write token as bearer, the table's write "
+                           "token in the body). 201 added, 200 already in it; 409 `in_another_circle`; 422 `unknown_table` "
+                           "when there is no such table; 422 `not_members` naming the players who are not members unless `add_members` is true.",
+            "responses": {**_ok(201, _ref("CircleTableAdded")), **_ok(200, _ref("CircleTableAdded")),
+                          **_errors(400, 401, 403, 404, 409, 422)}}},
+        "/api/v1/circles/{circle_id}/export": {"get": {
+            "operationId": "exportCircle", "parameters": [CIRCLE_ID], "security": BEARER,
+            "description": "The whole circle in one file: its name, members and every table's export.",
+            "responses": {**_ok(200, _ref("CircleExport")), **_errors(401, 403, 404)}}},
+    }
+
+
+def circle_components() -> JSON:
+    member = {"anyOf": [NAME, {"type": "object", "required": ["name"], "properties": {
+        "name": NAME, "aliases": {"type": "array", "maxItems": MAX_ALIASES, "items": NAME}}}],
+        "description": "a member: a name, or a name with the other names the tables may type for them"}
+    members = {"type": "array", "maxItems": MAX_MEMBERS, "items": member,
+               "description": "names distinct ignoring case, compatibility forms and invisible characters, other "
+                              "names included"}
+    name = {"type": "string", "maxLength": MAX_CIRCLE_NAME, "pattern": name_schema()["pattern"],
+            "description": f"at most {MAX_CIRCLE_NAME} characters, not blank, no control characters"}
+    listed = {"type": "object", "required": ["name", "aliases"],
+              "properties": {"name": {"type": "string"}, "aliases": {"type": "array", "items": {"type": "string"}}}}
+    codes = {"type": "object", "required": ["id", "write_token", "read_token", "join_url", "watch_url"],
+             "properties": {key: {"type": "string"} for key in ("id", "write_token", "read_token", "join_url",
+                                                                  "watch_url")}}
+    number = {"type": "number"}
+    row = {"type": "object", "required": ["member", "played", "won", "win_rate", "average_score", "average_place",
+                                          "best_score", "best_place", "head_to_head", "figures"],
+           "properties": {"member": {"type": "string"}, "played": {"type": "integer"}, "won": {"type": "integer"},
+                          "win_rate": number, "average_score": number, "average_place": number,
+                          "best_score": number, "best_place": {"type": "integer"},
+                          "head_to_head": {"type": "array", "items": {
+                              "type": "object", "required": ["member", "played", "ahead", "behind"],
+                              "properties": {"member": {"type": "string"}, "played": {"type": "integer"},
+                                             "ahead": {"type": "integer"}, "behind": {"type": "integer"}}}},
+                          "figures": {"type": "object", "additionalProperties": number,
+                                      "description": "the engine's figures of the game (docs/api.md)"}}}
+    table = {"type": "object", "required": ["id", "game", "mode", "players", "over", "winner", "started", "finished"],
+             "properties": {"id": {"type": "string"}, "game": {"type": "string"}, "mode": {"type": "string"},
+                            "players": {"type": "array", "items": {"type": "string"}}, "over": {"type": "boolean"},
+                            "winner": {"type": "array", "items": {"type": "string"}},
+                            "started": {"type": "string"}, "finished": {"type": ["string", "null"]}}}
+    return {
+        "NewCircle": {"type": "object", "title": "NewCircle", "required": ["name"],
+                      "properties": {"name": name, "members": {"anyOf": [members, {"type": "null"}]}}},
+        "CircleChange": {"type": "object", "title": "CircleChange", "properties": {"name": name, "members": members}},
+        "CircleCreated": {**codes, "required": [*codes["required"], "owner_token"],
+                          "properties": {**codes["properties"], "owner_token": {"type": "string"}}},
+        "CircleCodes": codes,
+        "AddCircleTable": {"type": "object", "required": ["table_id", "token"],
+                           "properties": {"table_id": {"type": "string"}, "token": {"type": "string"},
+                                          "add_members": {"type": "boolean", "default": False}}},
+        "CircleTableAdded": {"type": "object", "required": ["circle", "table_id", "added"],
+                             "properties": {"circle": {"type": "string"}, "table_id": {"type": "string"},
+                                            "added": {"type": "boolean"}}},
+        "CircleStanding": row,
+        "Circle": {"type": "object", "required": ["id", "name", "members", "tables", "standings", "settle_up"],
+                   "properties": {"id": {"type": "string"}, "name": {"type": "string"},
+                                  "members": {"type": "array", "items": listed},
+                                  "tables": {"type": "array", "items": table},
+                                  "standings": {"type": "object", "additionalProperties": {
+                                      "type": "array", "items": _ref("CircleStanding")},
+                                      "description": "per game id, finished tables only, best first"},
+                                  "settle_up": {"type": ["array", "null"], "items": {
+                                      "type": "object", "required": ["from", "to", "amount"],
+                                      "properties": {"from": {"type": ["string", "null"]},
+                                                     "to": {"type": ["string", "null"]},
+                                                     "amount": {"type": "integer"}}},
+                                      "description": "Mousel over the season: who pays whom (null: no Mousel)"}}},
+        "CircleExport": {"type": "object", "title": "CircleExport", "required": ["format", "name", "tables"],
+                         "properties": {"format": {"const": "scorekeeper-circle/1"}, "name": name,
+                                        "members": {"anyOf": [members, {"type": "null"}]}, "tables": {"type": "array", "items": _ref("Export")}}},
+    }

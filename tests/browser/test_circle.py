@@ -1,0 +1,101 @@
+"""A circle's page in Chromium (issue 38): the standings on every phone redraw within a second
+of a table's final move; the page, the new-circle form and a table's "keep in a circle" fit
+the narrowest phones in three languages; every control has a name."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, expect
+
+from tests.browser.test_every_page_fits import LANGS, Sweep, phones  # noqa: F401 - the fixture
+
+STREAM_OPEN = "() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1"
+UNNAMED = """() => [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button, img')]
+  .filter(el => el.getClientRects().length && !(el.labels?.length || el.getAttribute('aria-label')
+    || el.getAttribute('alt') !== null && el.tagName === 'IMG' || (el.tagName === 'BUTTON' && el.innerText.trim())))
+  .map(el => el.outerHTML.slice(0, 80))"""
+
+
+def call(base: str, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+    request = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json",
+                                              **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 - the test's own server
+        return json.loads(response.read())
+
+
+def muggins(base: str, circle: dict[str, Any], placings: list[list[int]], finish: bool = True) -> dict[str, Any]:
+    table = call(base, "/api/v1/tables", {"game": "muggins", "players": ["Anna", "Bo", "Cilla"], "mode": "tally",
+                                          "circle": circle["id"]}, circle["write_token"])
+    if finish:
+        call(base, f"/api/v1/tables/{table['id']}/events", {"type": "result", "placings": placings},
+             table["write_token"])
+    return table  # type: ignore[no-any-return]
+
+
+def test_the_standings_redraw_within_a_second_of_the_final_move(browser: Browser, live_server: str) -> None:
+    circle = call(live_server, "/api/v1/circles", {"name": "Torsdag", "members": ["Anna", "Bo", "Cilla"]})
+    muggins(live_server, circle, [[1], [0], [2]])
+    pages = []
+    for link in (circle["join_url"], circle["watch_url"]):
+        page = browser.new_context(locale="en-GB").new_page()
+        page.goto(link.replace("http://192.0.2.10:5000", live_server))
+        expect(page.locator('#standings tr[data-member="Bo"] [data-stat="won"]')).to_have_text("1")
+        page.wait_for_function(STREAM_OPEN)
+        pages.append(page)
+    table = muggins(live_server, circle, [], finish=False)
+    started = time.monotonic()
+    call(live_server, f"/api/v1/tables/{table['id']}/events", {"type": "result", "placings": [[0], [1], [2]]},
+         table["write_token"])
+    for page in pages:
+        expect(page.locator('#standings tr[data-member="Anna"] [data-stat="won"]')).to_have_text("1", timeout=1000)
+        expect(page.locator('#standings tr[data-member="Anna"] [data-stat="played"]')).to_have_text("2")
+    assert time.monotonic() - started < 1.5
+    # a table deleted leaves the standings on every phone too
+    request = urllib.request.Request(f"{live_server}/api/v1/tables/{table['id']}", method="DELETE",
+                                     headers={"Authorization": f"Bearer {table['write_token']}"})
+    urllib.request.urlopen(request, timeout=10).close()  # noqa: S310
+    for page in pages:
+        expect(page.locator('#standings tr[data-member="Anna"] [data-stat="won"]')).to_have_text("0", timeout=2000)
+
+
+def test_the_circle_pages_fit_a_phone(live_server: str, phones: dict[str, BrowserContext]) -> None:  # noqa: F811
+    circle = call(live_server, "/api/v1/circles", {"name": "Familjen Lindqvists sommarkvällar på Tjörn",
+                                                   "members": ["Anna", "Bo", "Cilla", "Bertil Gustafsson-Ekström"]})
+    muggins(live_server, circle, [[1], [0], [2]])
+    for name in ("12-mulatschak-tally-4p-plain", "15-mousel-tally-5p-plain", "09-kasino-tally-3p-variant_misar"):
+        from pathlib import Path
+
+        log = json.loads((Path(__file__).resolve().parents[1] / "golden" / "logs" / f"{name}.json").read_text())
+        table = call(live_server, "/api/v1/tables", {"game": log["game"], "players": log["players"], "mode": log["mode"],
+                                                     "options": log["options"], "circle": circle["id"],
+                                                     "add_members": True}, circle["write_token"])
+        for entry in log["events"]:
+            kind = "undo" if entry["event"]["type"] == "undo" else "events"
+            call(live_server, f"/api/v1/tables/{table['id']}/{kind}", {} if kind == "undo" else entry["event"],
+                 table["write_token"])
+    muggins(live_server, circle, [], finish=False)
+    sweep = Sweep()
+    for lang, context in phones.items():
+        page = context.new_page()
+        page.goto(circle["join_url"].replace("http://192.0.2.10:5000", live_server))
+        sweep.look(page, f"circle {lang}")
+        assert page.evaluate(UNNAMED) == [], lang
+        page.locator("#circle-qr summary").click()
+        for details in page.locator("details.h2h summary").all():
+            details.click()
+        sweep.look(page, f"circle opened {lang}")
+        sweep.visit(page, f"{live_server}/circles/new", f"new circle {lang}")
+        assert page.evaluate(UNNAMED) == [], lang
+        page.goto(f"{live_server}/")
+        page.locator("#player0").fill("Anna")
+        page.locator("#player1").fill("Bo")
+        page.locator("form.create button[type=submit]").click()
+        page.locator("#keep-in-circle summary").click()
+        sweep.look(page, f"keep in a circle {lang}")
+    sweep.verdict()
+    assert set(LANGS) == set(phones)
