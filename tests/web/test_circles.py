@@ -209,7 +209,7 @@ def test_an_existing_table_is_added_once_and_to_one_circle(circle_client: FlaskC
     assert r.status_code == 409 and r.get_json()["error"]["code"] == "in_another_circle"
     assert standings(circle_client, second)["tables"] == []
     # deleted, the table drops out of the standings
-    assert circle_client.delete(f"/api/v1/tables/{table['id']}", headers=auth(table["write_token"])).status_code == 200
+    assert circle_client.delete(f"/api/v1/tables/{table['id']}", headers=auth(table["owner_token"])).status_code == 200
     assert standings(circle_client, first) | {"members": None} == standings(circle_client, first) | {"members": None}
     assert standings(circle_client, first)["standings"] == {} and standings(circle_client, first)["tables"] == []
 
