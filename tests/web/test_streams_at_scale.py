@@ -11,13 +11,14 @@
 from __future__ import annotations
 
 import http.client
+import secrets
 import time
 
 import pytest
 
 from tests.phones import Crowd, Phone, summary
 from tests.servers import Server, migrate
-from tests.web.conftest import need_postgres
+from tests.web.conftest import need_postgres, wait_until_listening
 
 pytestmark = pytest.mark.packaging
 
@@ -179,8 +180,9 @@ def test_a_seat_change_crosses_workers_through_notify_and_counts_once(pg_url: st
     app = create_app({"SQLALCHEMY_DATABASE_URI": pg_url.replace("postgresql://", "postgresql+psycopg://"),
                       "TESTING_NO_LISTENER": True, "SECRET_KEY": "t"})
     elsewhere = Broker()  # another worker's broker, fed only by its listener
-    start_pg_listener(pg_url, elsewhere)
-    time.sleep(1.0)  # the listener is connected and LISTENing
+    name = f"elsewhere-{secrets.token_hex(4)}"
+    start_pg_listener(f"{pg_url}?application_name={name}", elsewhere)
+    wait_until_listening(pg_url, name)
     with app.app_context():
         before = broker.seatings("t-seat")
         service.announce_seats("t-seat")
