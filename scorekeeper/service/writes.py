@@ -240,7 +240,9 @@ def _write_sqlite(facts: TableFacts, step: Step, author: int | None, expected_se
                     cache.put((facts.id, snap.seq + 1), Snapshot(snap.seq + 1, state, effective, verdicts, head))
                     return _Appended(snap.seq + 1, state, effective, verdicts, head)
         trust_cache = False  # another process wrote (or the table expired): read the head afresh
-    _from_database(facts)  # the last race may have been lost to the table's deletion: 404, not busy
+    with store.pooled() as w:
+        if w.head(facts.id) is None:  # the last race was lost to the table's deletion: 404, not busy
+            raise _gone(facts)
     raise TableError(503, "busy", tr("the table is too busy right now; try again"))
 
 
