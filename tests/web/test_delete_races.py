@@ -78,6 +78,10 @@ def test_a_write_to_a_table_deleted_under_it_is_told_404(app: Flask, monkeypatch
     _deleted_once_authorised(monkeypatch, app, table)
     response = WRITES[write](phone, table)
     assert response.status_code == 404, response.get_data(as_text=True)[:500]
+    if write.startswith("api"):
+        assert response.json["error"]["code"] == "not_found"
+    else:  # the page's own 404, not an error of the API's
+        assert response.mimetype == "text/html"
     assert rows(app, table["id"]) == {"tables": 0, "seats": 0, "events": 0}
 
 
