@@ -11,7 +11,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import current_app, request, session
+from flask import abort, current_app, request, session
+from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper import service
 from scorekeeper.extensions import db
@@ -147,7 +148,11 @@ def take_seat(table: Table, seat: int | None) -> bool:
             s.holder = None
     if seat is not None:
         table.seats[seat].holder = mine
-    db.session.commit()
+    try:
+        db.session.commit()
+    except StaleDataError:  # the table was deleted since the view read it: its seats are gone
+        db.session.rollback()
+        abort(404)
     entry = dict(_tables().get(table.id) or {})
     if seat is None:
         entry.pop("seat", None)

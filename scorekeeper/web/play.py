@@ -15,6 +15,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from sqlalchemy import inspect
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import service
@@ -36,8 +37,10 @@ def _is_htmx() -> bool:
 
 def render_sheet(table: Table | str, status: int = 200, **extra: Any) -> tuple[str, int]:
     """The sheet (or the whole page without htmx). Given the table a write's view read, it is
-    taken again from the session as that left it: at its new head, not read a second time."""
-    table = load(table if isinstance(table, str) else table.id)
+    taken again from the session as that left it: at its new head, not read a second time. A
+    refused write left it expired, so it is read again: its id is taken from its identity, since
+    asking the row for it would read a row that a deletion may have taken (then: 404)."""
+    table = load(table if isinstance(table, str) else inspect(table).identity[0])
     ctx = page_context(table)
     ctx.update(extra)
     if _is_htmx():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,19 @@ def need_postgres() -> None:
         if IN_CI:
             pytest.fail("PostgreSQL is required in CI (.ci/run installs it); it is missing")
         pytest.skip("PostgreSQL is not installed here (apt-get install postgresql); its tests are skipped")
+
+
+def wait_until_listening(dsn: str, application_name: str, seconds: float = 30.0) -> None:
+    """Until the listener that connected as ``application_name`` has run its LISTEN: a NOTIFY
+    before that reaches nobody. A fixed sleep stood for this, and a loaded machine outslept it."""
+    import psycopg
+
+    deadline = time.monotonic() + seconds
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        while not conn.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s "
+                               "AND state = 'idle' AND query LIKE 'LISTEN %%'", (application_name,)).fetchone()[0]:
+            assert time.monotonic() < deadline, f"the listener {application_name} is not listening after {seconds} s"
+            time.sleep(0.02)
 
 
 def make_app(url: str, **extra: Any) -> Flask:

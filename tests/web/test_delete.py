@@ -15,6 +15,7 @@ from sqlalchemy import text
 
 from scorekeeper.extensions import db
 from scorekeeper.live import Broker, deleted_message, stream
+from tests.web.conftest import wait_until_listening
 
 
 def _open(client: FlaskClient, *players: str) -> dict[str, Any]:
@@ -159,11 +160,12 @@ def test_other_workers_hear_the_deletion_through_postgresql(app: Flask) -> None:
     table = _open(app.test_client(), "Anna", "Bo")
     dsn = app.config["SQLALCHEMY_DATABASE_URI"].replace("postgresql+psycopg://", "postgresql://")
     other_worker = Broker()  # another worker's broker, fed only by its listener
-    assert start_pg_listener(f"{dsn}?application_name=other-{secrets.token_hex(4)}", other_worker) is not None
+    name = f"other-{secrets.token_hex(4)}"
+    assert start_pg_listener(f"{dsn}?application_name={name}", other_worker) is not None
     messages = stream(table["id"], 2, ping_every=0.2, max_seconds=30.0, source=other_worker)
     next(messages), next(messages)
     try:
-        time.sleep(0.5)  # the listener is listening
+        wait_until_listening(dsn, name)
         assert app.test_client().delete(f"/api/v1/tables/{table['id']}",
                                         headers=bearer(table["owner_token"])).status_code == 200
         deadline = time.monotonic() + 10
@@ -191,23 +193,23 @@ def test_deleting_while_phones_write_leaves_nothing_behind(app: Flask) -> None:
     table = app.test_client().post("/api/v1/tables", json={"game": "scorepad", "players": ["Anna", "Bo"],
                                                           "options": {"target": 10_000}}).json  # never over
     statuses: list[int] = []
-    started = threading.Barrier(7)
+    writing = threading.Event()
 
     def phone() -> None:
         client = app.test_client()
-        started.wait()
         for _ in range(400):  # until the table is gone (a slow machine may take a while to get there)
             response = client.post(f"/api/v1/tables/{table['id']}/events", json={"type": "points", "side": 0, "points": 1},
                                    headers=bearer(table["write_token"]))
             statuses.append(response.status_code)
+            if response.status_code == 201:
+                writing.set()
             if response.status_code == 404:
                 return
 
     phones = [threading.Thread(target=phone) for _ in range(6)]
     for thread in phones:
         thread.start()
-    started.wait()
-    time.sleep(0.05)
+    assert writing.wait(60)  # the deletion comes while the phones are writing, however slow the machine
     assert app.test_client().delete(f"/api/v1/tables/{table['id']}", headers=bearer(table["owner_token"])).status_code == 200
     for thread in phones:
         thread.join(60)

@@ -11,13 +11,14 @@
 from __future__ import annotations
 
 import http.client
+import secrets
 import time
 
 import pytest
 
 from tests.phones import Crowd, Phone, summary
 from tests.servers import Server, migrate
-from tests.web.conftest import need_postgres
+from tests.web.conftest import need_postgres, wait_until_listening
 
 pytestmark = pytest.mark.packaging
 
@@ -70,7 +71,9 @@ def test_with_the_cap_full_a_move_still_lands_at_once_and_reaches_the_phones(sql
         status, headers = raw_stream_status(server, tables[0])
         assert status == 503 and 5 <= int(headers["retry-after"]) <= 30
         seq, took = move(server, tables[3])
-        assert took < 1.0
+        # Not a timing target (bench/ holds those): a move blocked behind the full cap would wait
+        # for a stream slot, seconds at least; 1.1 s was seen on a loaded 2-core machine.
+        assert took < 5.0
         moved = [p for p in crowd.phones if p.table == tables[3]["id"]]
         assert crowd.wait(lambda: all(seq in p.arrivals for p in moved), 5)
         assert summary(crowd.phones)["connected"] == 40
@@ -179,8 +182,9 @@ def test_a_seat_change_crosses_workers_through_notify_and_counts_once(pg_url: st
     app = create_app({"SQLALCHEMY_DATABASE_URI": pg_url.replace("postgresql://", "postgresql+psycopg://"),
                       "TESTING_NO_LISTENER": True, "SECRET_KEY": "t"})
     elsewhere = Broker()  # another worker's broker, fed only by its listener
-    start_pg_listener(pg_url, elsewhere)
-    time.sleep(1.0)  # the listener is connected and LISTENing
+    name = f"elsewhere-{secrets.token_hex(4)}"
+    start_pg_listener(f"{pg_url}?application_name={name}", elsewhere)
+    wait_until_listening(pg_url, name)
     with app.app_context():
         before = broker.seatings("t-seat")
         service.announce_seats("t-seat")
