@@ -32,7 +32,7 @@ def _delete(app: Flask, table: dict[str, Any]) -> None:
     """Another phone deletes the table, on a thread (and so a session) of its own."""
     answers: list[int] = []
     thread = threading.Thread(target=lambda: answers.append(
-        app.test_client().delete(f"/api/v1/tables/{table['id']}", headers=bearer(table["write_token"])).status_code))
+        app.test_client().delete(f"/api/v1/tables/{table['id']}", headers=bearer(table["owner_token"])).status_code))
     thread.start()
     thread.join(30)
     assert answers == [200]
