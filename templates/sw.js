@@ -35,7 +35,16 @@ self.addEventListener("message", (event) => {
     // trick. Each message is an event, which resets that clock; a stopped worker is started here,
     // before the tap, when the page comes back into view.
     self.phoneKeptAlive = (self.phoneKeptAlive || 0) + 1;
+    // A table another phone keeps needs no app here: starting it (seconds of Python that hold
+    // this worker) would hold up every request relayed meanwhile. The message alone keeps it awake.
+    const framed = event.source && event.source.url && new URL(event.source.url).pathname.match(/^\/phone\/t\/([^/]+)/);
+    if (framed && relays.has(framed[1])) return;
     event.waitUntil(app().catch(() => null));
+    return;
+  }
+  if (event.data && event.data.hut === "relay" && event.source) {
+    relays.set(event.data.table, event.source.id);  // the page that holds the connection to the table's phone
+    if (event.ports[0]) event.ports[0].postMessage(true);
     return;
   }
   if (event.data !== "offline-ready?" || !event.ports[0]) return;
@@ -58,7 +67,9 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (PHONE_FILES.length && (url.pathname === PHONE || url.pathname.startsWith(PHONE + "/"))) {
-    event.respondWith(phone(request, url));
+    const relayed = url.pathname.match(/^\/phone\/t\/([^/]+)/);
+    if (relayed && relays.has(relayed[1])) event.respondWith(relay(request, url, relays.get(relayed[1])));
+    else event.respondWith(phone(request, url));
     return;
   }
   if (PHONE_FILES.length && request.method === "POST" && url.pathname === "/tables") {
@@ -94,6 +105,36 @@ function staticFile(request) {
 function bookPage(url) {
   if (!url.pathname.startsWith("/rules")) return undefined;
   return caches.match(url.pathname + "?lang=" + encodeURIComponent(url.searchParams.get("lang") || "en"));
+}
+
+// --- Tables kept on another phone (the hut, issue 39) ---
+
+// A table another phone keeps, by id: the page (client id) that holds the data channel to it. The
+// table's requests go to that page, which sends them to the table's phone and hands back its answer.
+// Forgotten when this worker stops; the page says so again with its keep-alive (static/hut.js).
+const relays = new Map();
+const RELAYED_HEADERS = ["accept", "accept-language", "content-type", "hx-request", "hx-target", "hx-trigger",
+                         "hx-trigger-name", "hx-current-url", "hx-boosted"];
+
+async function relay(request, url, clientId) {
+  const client = await self.clients.get(clientId);
+  const gone = (status) => new Response(null, { status });
+  if (!client) return gone(503);
+  if (url.pathname.endsWith("/stream")) return gone(204);  // the page around the frame is told of moves
+  const headers = {};
+  request.headers.forEach((value, key) => { if (RELAYED_HEADERS.includes(key)) headers[key] = value; });
+  const body = ["GET", "HEAD"].includes(request.method) ? null : await request.text();
+  const channel = new MessageChannel();
+  const answered = new Promise((resolve) => {
+    channel.port1.onmessage = (event) => resolve(event.data);
+    setTimeout(() => resolve(null), 20000);
+  });
+  client.postMessage({ hut: "request", method: request.method, path: url.pathname, search: url.search, headers, body },
+                     [channel.port2]);
+  const got = await answered;
+  if (!got) return gone(504);
+  if (got.redirect) return Response.redirect(new URL(got.redirect, url).href, 303);
+  return new Response([204, 304].includes(got.status) ? null : got.body, { status: got.status, headers: got.headers });
 }
 
 // --- Tables kept on this phone ---

@@ -233,8 +233,26 @@ def _phone_pages(app: Any) -> None:
             "Content-Disposition": f'attachment; filename="scorekeeper-kept-{table_id}.json"'})
 
     app.add_url_rule("/kept/<table_id>.json", "phone_kept", kept_file)
+    app.add_url_rule("/hut/qr", "phone_hut_qr", _hut_qr)
     app.add_url_rule("/moved/<table_id>/remove", "phone_remove_moved", _remove_moved, methods=["POST"])
     app.add_url_rule("/kept/<table_id>/remove", "phone_remove_kept", _remove_kept, methods=["POST"])
+
+
+# A pairing code (static/hut.js) is about 150 characters; anything much longer is not one.
+HUT_CODE_MAX = 600
+
+
+def _hut_qr() -> Any:
+    """A hut's pairing code as a QR code, drawn by the phone's own app as the server draws its join
+    codes: the code is made in the page (WebRTC), so it cannot be drawn into the page's template."""
+    from flask import Response, abort, request
+
+    from scorekeeper.web.links import qr_svg
+
+    code = request.args.get("code", "")
+    if not code or len(code) > HUT_CODE_MAX:
+        abort(400)
+    return Response(qr_svg(code), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 def _remove_moved(table_id: str) -> Any:

@@ -87,11 +87,13 @@ def register(app: Flask) -> None:
     def security_headers(response: Response) -> Response:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Frame-Options", "DENY")
+        # The phone's own pages are framed by the page that keeps a hut's connections (static/hut.js).
+        framing = "'self'" if app.config.get("PHONE") else "'none'"
+        response.headers.setdefault("X-Frame-Options", "SAMEORIGIN" if app.config.get("PHONE") else "DENY")
         response.headers.setdefault(
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-            "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+            f"connect-src 'self'; frame-ancestors {framing}; base-uri 'self'; form-action 'self'",
         )
         return response
 

@@ -45,7 +45,7 @@ def service_worker() -> Response:
     for lang in current_app.config["LANGUAGES"]:
         shell.append(url_for("rulebook.index", lang=lang))
         shell += [url_for("rulebook.book", game=g, lang=lang) for g in _games() if load_book(g, lang) is not None]
-    shell += [asset(f) for f in ("htmx.min.js", "sse.js", "app.js", "app.css", "icons/icon.svg", "icons/icon-192.png")]
+    shell += [asset(f) for f in ("htmx.min.js", "sse.js", "app.js", "hut.js", "app.css", "icons/icon.svg", "icons/icon-192.png")]
     body = render_template("sw.js", shell=shell, version=CACHE_VERSION, offline=url_for("pwa.offline"),
                            chunk=CHUNK, **phone_files())
     # The worker's own policy: it compiles Pyodide's WebAssembly (and nothing else it did not fetch itself).

@@ -1,0 +1,343 @@
+// The hut (issue 39): phones at one table share a table kept on one of them, with no server and no
+// internet. The phone that keeps the table (the host) and each guest pair by a short code (shown as
+// text and as a QR code, pasted or scanned the other way) and talk over a WebRTC data channel with
+// no STUN or TURN server: host candidates on the local network only (docs/architecture.md, "The hut").
+//
+// A page cannot keep a connection across a navigation, so the page that pairs stays where it is and
+// shows the table in a frame: on the host, its own table page; on a guest, the host's pages,
+// relayed. The guest's service worker hands every request of the table (/phone/t/<id>/…) to this
+// page, which sends it to the host; the host's page asks its own service worker — the app that
+// keeps the table, the path its own pages take — and sends the answer back. The host's copy is the
+// only authority: moves are ordered and checked there (expected_seq), and every guest is told
+// "moved to seq S" to redraw its sheet, as the server's event stream does.
+(function () {
+  "use strict";
+  var hut = window.scorekeeperHut = { stats: { opened: [], trips: [], told: [] } };
+  var VERSION = "1";
+
+  // --- Codes: an SDP cut to what a data channel needs, one line of text for one QR code ---
+
+  function b64(bytes) {
+    var s = "";
+    bytes.forEach(function (b) { s += String.fromCharCode(b); });
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function unb64(text) {
+    var s = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    var out = [];
+    for (var i = 0; i < s.length; i++) out.push(s.charCodeAt(i));
+    return out;
+  }
+  function hex2(b) { return (b < 16 ? "0" : "") + b.toString(16).toUpperCase(); }
+
+  // VERSION~kind~table~ufrag~pwd~fingerprint~candidates — kind "O" (offer) or "A" (answer); each
+  // candidate "address/port" (UDP host candidates: there is nothing else without STUN or TURN).
+  function encode(kind, sdp, table) {
+    var field = function (name) { var m = sdp.match(new RegExp("^a=" + name + ":(.+)$", "m")); return m ? m[1].trim() : ""; };
+    var fp = field("fingerprint").split(" ")[1] || "";
+    var candidates = [];
+    sdp.split(/\r?\n/).forEach(function (line) {
+      var c = line.match(/^a=candidate:\S+ 1 udp \d+ (\S+) (\d+) typ host/i);
+      if (c && candidates.indexOf(c[1] + "/" + c[2]) < 0) candidates.push(c[1] + "/" + c[2]);
+    });
+    var bytes = fp.split(":").map(function (h) { return parseInt(h, 16); });
+    return [VERSION, kind, table || "", field("ice-ufrag"), field("ice-pwd"), b64(bytes), candidates.join(",")].join("~");
+  }
+
+  function decode(code) {
+    var parts = String(code || "").replace(/\s+/g, "").split("~");
+    if (parts.length !== 7 || parts[0] !== VERSION || (parts[1] !== "O" && parts[1] !== "A") || !parts[3] || !parts[4]) return null;
+    var fp;
+    try { fp = unb64(parts[5]).map(hex2).join(":"); } catch (e) { return null; }
+    if (fp.length !== 95) return null;
+    var lines = ["v=0", "o=- " + Date.now() + " 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
+                 "a=msid-semantic: WMS", "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 0.0.0.0"];
+    parts[6].split(",").filter(Boolean).forEach(function (c, i) {
+      var at = c.lastIndexOf("/");
+      lines.push("a=candidate:" + (i + 1) + " 1 udp " + (2122260223 - i) + " " + c.slice(0, at) + " " + c.slice(at + 1) + " typ host generation 0");
+    });
+    lines.push("a=end-of-candidates", "a=ice-ufrag:" + parts[3], "a=ice-pwd:" + parts[4], "a=ice-options:trickle",
+               "a=fingerprint:sha-256 " + fp, "a=setup:" + (parts[1] === "O" ? "actpass" : "active"), "a=mid:0",
+               "a=sctp-port:5000", "a=max-message-size:262144");
+    return { kind: parts[1], table: parts[2], sdp: lines.join("\r\n") + "\r\n" };
+  }
+  hut.encode = encode;
+  hut.decode = decode;
+
+  // Every candidate gathered before the code is shown: a code is read once, so nothing trickles.
+  function gathered(pc) {
+    return new Promise(function (resolve) {
+      if (pc.iceGatheringState === "complete") return resolve();
+      var done = function () { if (pc.iceGatheringState === "complete") resolve(); };
+      pc.addEventListener("icegatheringstatechange", done);
+      setTimeout(resolve, 3000);  // what has been found by then is all a local network offers
+    });
+  }
+
+  // --- Messages on the channel: JSON, cut in parts (a data channel message is at most 256 KiB) ---
+
+  var PART = 32000;
+  var nextId = 1;
+  function send(channel, message) {
+    var text = JSON.stringify(message);
+    if (text.length <= PART) { channel.send(text); return; }
+    var id = "p" + (nextId++);
+    var of = Math.ceil(text.length / PART);
+    for (var n = 0; n < of; n++) channel.send(JSON.stringify({ t: "part", id: id, n: n, of: of, s: text.slice(n * PART, (n + 1) * PART) }));
+  }
+  function receiver(handle) {
+    var parts = {};
+    return function (event) {
+      var message = JSON.parse(event.data);
+      if (message.t === "part") {
+        var got = parts[message.id] = parts[message.id] || [];
+        got[message.n] = message.s;
+        if (got.filter(function (s) { return s !== undefined; }).length < message.of) return;
+        delete parts[message.id];
+        message = JSON.parse(got.join(""));
+      }
+      handle(message);
+    };
+  }
+
+  function $(sel, root) { return (root || document).querySelector(sel); }
+  function say(box, key) {
+    var status = $("[data-peer-status]", box);
+    if (status) status.textContent = box.dataset[key] || "";
+  }
+
+  // The code as text, and as a QR code drawn by this phone's own app (qrcode, as the server draws
+  // its join codes): a phone without the app stored still has the text.
+  function show(box, code, lazy) {
+    var text = $("[data-peer-code]", box);
+    text.textContent = code;
+    text.hidden = false;
+    var qr = $("[data-peer-qr]", box);
+    if (!qr) return;
+    qr.textContent = "";
+    // A guest draws it when asked: its app's first start (seconds) would hold up its worker.
+    var asked = qr.closest("details");
+    if (lazy && asked && !asked.open) {
+      asked.hidden = false;
+      asked.addEventListener("toggle", function () { if (asked.open) show(box, code); }, { once: true });
+      return;
+    }
+    fetch("/phone/hut/qr?code=" + encodeURIComponent(code)).then(function (r) {
+      return r.ok && /svg/.test(r.headers.get("Content-Type") || "") ? r.text() : "";
+    }).then(function (svg) {
+      if (svg && $("[data-peer-code]", box).textContent === code) { qr.innerHTML = svg; qr.hidden = false; }
+    }, function () { /* the text is there */ });
+  }
+
+  // --- The frame: where the table is shown on a page that keeps its connections ---
+
+  var framed = false;
+  try { framed = window.parent !== window && window.parent.location.origin === location.origin; } catch (e) { framed = false; }
+
+  function becomeShell(src, bar) {
+    var frame = $("#hut-frame");
+    if (frame) return frame;
+    document.documentElement.classList.add("hut-shell");
+    Array.prototype.forEach.call(document.body.children, function (el) {
+      if (el !== bar && el.tagName !== "SCRIPT") el.hidden = true;
+    });
+    if (bar) { document.body.insertBefore(bar, document.body.firstChild); bar.hidden = false; }
+    frame = document.createElement("iframe");
+    frame.id = "hut-frame";
+    frame.title = document.title;
+    frame.src = src;
+    document.body.appendChild(frame);
+    return frame;
+  }
+
+  function tellFrame(message) {
+    var frame = $("#hut-frame");
+    if (frame && frame.contentWindow) frame.contentWindow.postMessage(message, location.origin);
+  }
+
+  // --- Inside the frame: report the sheet's seq to the page around it, redraw when told ---
+
+  if (framed) {
+    var newest = 0;
+    var report = function () {
+      var sheet = document.getElementById("sheet");
+      if (sheet) window.parent.postMessage({ hut: "seq", seq: Number(sheet.dataset.seq) }, location.origin);
+    };
+    var catchUp = function () {
+      var sheet = document.getElementById("sheet");
+      if (sheet && window.htmx && Number(sheet.dataset.seq) < newest && !sheet.classList.contains("htmx-request")) {
+        window.htmx.trigger(sheet, "refresh");
+      }
+    };
+    window.addEventListener("message", function (event) {
+      if (event.origin !== location.origin || !event.data || event.data.hut !== "moved") return;
+      if (typeof event.data.seq === "number" && event.data.seq > newest) newest = event.data.seq;
+      hut.stats.told.push(event.data.seq);
+      catchUp();
+    });
+    document.addEventListener("htmx:afterSettle", function () { report(); catchUp(); });
+    document.addEventListener("DOMContentLoaded", function () {
+      var invite = document.getElementById("peer-invite");
+      if (invite) invite.hidden = true;  // the page around the frame invites
+      report();
+    });
+    return;
+  }
+
+  // --- The host: the table page invites; each guest has a connection of its own ---
+
+  var guests = [];
+  var told = -1;
+
+  function broadcast(seq) {
+    if (typeof seq !== "number" || seq <= told) return;
+    told = seq;
+    hut.stats.told.push(seq);
+    guests.forEach(function (g) { if (g.channel.readyState === "open") send(g.channel, { t: "moved", seq: seq }); });
+    tellFrame({ hut: "moved", seq: seq });
+  }
+
+  // A guest's request, answered by this phone's own app (the service worker, as for its own pages).
+  function answer(channel, request) {
+    var init = { method: request.method, headers: request.headers, credentials: "same-origin" };
+    if (request.body !== null && request.method !== "GET" && request.method !== "HEAD") init.body = request.body;
+    fetch(request.path + (request.search || ""), init).then(function (response) {
+      return response.text().then(function (body) {
+        var headers = [];
+        response.headers.forEach(function (v, k) { if (!/^(content-length|content-encoding|transfer-encoding)$/.test(k)) headers.push([k, v]); });
+        var reply = { t: "res", id: request.id, status: response.status, headers: headers, body: body };
+        if (response.redirected) reply.redirect = new URL(response.url).pathname + new URL(response.url).search;
+        send(channel, reply);
+        var seq = body.match(/id="sheet" class="sheet" data-seq="(\d+)"/);
+        if (request.method !== "GET" && response.ok && seq) broadcast(Number(seq[1]));
+      });
+    }).catch(function (error) {
+      send(channel, { t: "res", id: request.id, status: 503, headers: [["content-type", "text/plain"]], body: String(error) });
+    });
+  }
+
+  function invite(box) {
+    var table = box.dataset.table;
+    var pc = new RTCPeerConnection({ iceServers: [] });
+    var channel = pc.createDataChannel("hut", { ordered: true });
+    var pending = { pc: pc, channel: channel, answered: 0 };
+    box.pending = pending;
+    channel.onmessage = receiver(function (message) {
+      if (message.t === "req") answer(channel, message);
+    });
+    channel.onopen = function () {
+      hut.stats.opened.push(Math.round(performance.now() - pending.answered));
+      guests.push(pending);
+      $("[data-peer-guests]", box).textContent = String(guests.filter(function (g) { return g.channel.readyState === "open"; }).length);
+      say(box, "joined");
+      if (told >= 0) send(channel, { t: "moved", seq: told });
+      invite(box);  // a fresh code for the next phone
+    };
+    channel.onclose = function () {
+      guests = guests.filter(function (g) { return g !== pending; });
+      $("[data-peer-guests]", box).textContent = String(guests.length);
+    };
+    pc.createOffer().then(function (offer) { return pc.setLocalDescription(offer); })
+      .then(function () { return gathered(pc); })
+      .then(function () { show(box, encode("O", pc.localDescription.sdp, table)); });
+  }
+
+  function acceptAnswer(box) {
+    var field = $("#peer-code", box);
+    var got = decode(field.value);
+    var pending = box.pending;
+    if (!got || got.kind !== "A" || !pending || pending.pc.signalingState !== "have-local-offer") { say(box, "bad"); return; }
+    pending.answered = performance.now();
+    say(box, "connecting");
+    field.value = "";
+    pending.pc.setRemoteDescription({ type: "answer", sdp: got.sdp }).catch(function () { say(box, "bad"); });
+  }
+
+  function startHost(box) {
+    if (box.started) return;
+    box.started = true;
+    becomeShell(location.href, box);
+    window.addEventListener("message", function (event) {
+      if (event.origin === location.origin && event.data && event.data.hut === "seq") broadcast(event.data.seq);
+    });
+    invite(box);
+  }
+
+  // --- A guest: pairs from the home page, then shows the host's table in the frame ---
+
+  var pendingTrips = {};
+  var host = null;
+
+  function relay(event) {
+    var data = event.data;
+    var port = event.ports && event.ports[0];
+    if (!data || data.hut !== "request" || !port) return;
+    if (!host || host.readyState !== "open") {
+      port.postMessage({ status: 503, headers: [["content-type", "text/plain"]], body: "" });
+      return;
+    }
+    var id = "r" + (nextId++);
+    pendingTrips[id] = { port: port, at: performance.now(), method: data.method };
+    send(host, { t: "req", id: id, method: data.method, path: data.path, search: data.search, headers: data.headers, body: data.body });
+  }
+
+  function join(box) {
+    var got = decode($("#peer-code", box).value);
+    if (!got || got.kind !== "O" || !got.table) { say(box, "bad"); return; }
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    var pc = new RTCPeerConnection({ iceServers: [] });
+    var started = performance.now();
+    say(box, "connecting");
+    pc.ondatachannel = function (event) {
+      var channel = event.channel;
+      channel.onmessage = receiver(function (message) {
+        if (message.t === "res") {
+          var trip = pendingTrips[message.id];
+          if (!trip) return;
+          delete pendingTrips[message.id];
+          if (trip.method !== "GET") hut.stats.trips.push(Math.round(performance.now() - trip.at));
+          trip.port.postMessage(message);
+        } else if (message.t === "moved") {
+          hut.stats.told.push(message.seq);
+          tellFrame({ hut: "moved", seq: message.seq });
+        }
+      });
+      channel.onopen = function () {
+        host = channel;
+        hut.stats.opened.push(Math.round(performance.now() - started));
+        say(box, "joined");
+        // The service worker relays the table's requests to this page from now on.
+        var ack = new MessageChannel();
+        ack.port1.onmessage = function () { becomeShell("/phone/t/" + got.table, box); };
+        worker.postMessage({ hut: "relay", table: got.table }, [ack.port2]);
+        // Said again now and then: a worker stopped while idle forgets it.
+        setInterval(function () {
+          var now = navigator.serviceWorker.controller;
+          if (now) now.postMessage({ hut: "relay", table: got.table });
+        }, 10000);
+      };
+      channel.onclose = function () { say(box, "lost"); };
+    };
+    navigator.serviceWorker.addEventListener("message", relay);
+    navigator.serviceWorker.startMessages();
+    pc.setRemoteDescription({ type: "offer", sdp: got.sdp })
+      .then(function () { return pc.createAnswer(); })
+      .then(function (answer) { return pc.setLocalDescription(answer); })
+      .then(function () { return gathered(pc); })
+      .then(function () { show(box, encode("A", pc.localDescription.sdp, ""), true); say(box, "answer"); })
+      .catch(function () { say(box, "bad"); });
+    hut.pc = pc;
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!target || !target.closest) return;
+    var start = target.closest("[data-peer-start]");
+    if (start) { startHost(start.closest("#peer-invite")); return; }
+    var connect = target.closest("[data-peer-connect]");
+    if (!connect) return;
+    var box = connect.closest("#peer-invite, #peer-join");
+    if (box.id === "peer-invite") acceptAnswer(box);
+    else join(box);
+  });
+})();
