@@ -177,7 +177,8 @@ def test_offline_banner_and_a_move_tapped_offline_is_not_lost(browser: Browser, 
     anna.context.set_offline(False)                                         # back: it is sent by itself
     expect(status).to_contain_text("Anna: K♣ as 13 takes K♠", timeout=8000)
     expect(anna.locator("#offline")).to_be_hidden(timeout=8000)
-    events = urllib.request.urlopen(f"{live_server}/api/v1/tables/{table['id']}/events?token={table['read_token']}")
+    events = urllib.request.urlopen(urllib.request.Request(f"{live_server}/api/v1/tables/{table['id']}/events",
+                                                           headers={"Authorization": f"Bearer {table['read_token']}"}))
     assert [e["event"]["type"] for e in json.load(events)["events"]] == ["deal", "play"]
 
 

@@ -48,7 +48,9 @@ def test_a_name_is_at_most_40_characters_as_sent(client) -> None:
 
 def test_a_header_that_is_not_bearer_does_not_fall_back_to_the_query_token(client) -> None:
     table = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"]}).json
-    url = f"/api/v1/tables/{table['id']}?token={table['read_token']}"
-    assert client.get(url).status_code == 200
+    url = f"/api/v1/tables/{table['id']}/stream?token={table['read_token']}"  # the one place a query token opens
+    opened = client.get(url, buffered=False)
+    assert opened.status_code == 200
+    opened.close()
     assert client.get(url, headers={"Authorization": "Basic eA=="}).status_code == 401
     assert client.get(url, headers={"Authorization": "Bearer nope"}).status_code == 403
