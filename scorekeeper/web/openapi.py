@@ -34,9 +34,11 @@ def options_schema(game: str) -> dict[str, Any]:
             "description": f"{rules.name}: house rules, each with the rule id it changes"}
 
 
-# How a client gets from a new table to everything done with it: the id, and the tokens (the
-# write token in the header, the read token in the `token` query parameter reads accept).
-READ = {"path.table_id": "$response.body#/id", "query.token": "$response.body#/read_token"}
+# How a client gets from a new table to everything done with it: the id, and a token in the
+# Authorization header (the write token to write, the read token to read). No operation here
+# takes one in the query: an address lands in access logs (only the event stream, not described
+# here, takes ``?token=``, for EventSource).
+READ = {"path.table_id": "$response.body#/id", "header.Authorization": "Bearer {$response.body#/read_token}"}
 WRITE = {"path.table_id": "$response.body#/id", "header.Authorization": "Bearer {$response.body#/write_token}"}
 # A move every new score pad accepts (1 point to the first side), so a client — or a fuzzer — that
 # does not know the game's moves can still write one and undo it; other games refuse it as not theirs.
@@ -50,18 +52,19 @@ TABLE_LINKS = {
     "Undo": {"operationId": "undo", "parameters": WRITE, "description": "undo, with the write token"},
     "ScorePadPoints": FIRST_POINTS,
     "ReviewDeal": {"operationId": "reviewDeal", "parameters": READ, "description": "the review, with the read token"},
+    "DeleteTable": {"operationId": "deleteTable", "parameters": WRITE, "description": "erase the table"},
 }
-# After a move, the next move or its undo on the same table with the same (write) token.
+# After a move, the next move, its undo, or the review of the deal it may have finished, on the
+# same table with the same (write) token.
 SAME_TABLE = {"path.table_id": "$request.path.table_id", "header.Authorization": "$request.header.Authorization"}
 MOVE_LINKS = {
     "PostEvent": {"operationId": "postEvent", "parameters": SAME_TABLE, "description": "the next event"},
     "Undo": {"operationId": "undo", "parameters": SAME_TABLE, "description": "undo this event"},
+    "ReviewDeal": {"operationId": "reviewDeal", "parameters": SAME_TABLE, "description": "the review of the deal"},
 }
-TOKEN = {"name": "token", "in": "query", "required": False, "schema": {"type": "string"},
-         "description": "the read or write token, for clients that cannot send headers (EventSource); read "
-                        "only when no Authorization header is sent"}
-READ_SECURITY = [{"bearer": []}, {"token": []}]
-WRITE_SECURITY = [{"bearer": []}]
+AUTH = [{"bearer": []}]
+# Every body is refused past MAX_CONTENT_LENGTH (413); a SQLite write that loses its retries is 503.
+BODY, BUSY = 413, 503
 
 
 def document() -> dict[str, Any]:
@@ -70,8 +73,6 @@ def document() -> dict[str, Any]:
     games = [game for game in RULES if game in GAMES]
     state = {**_any([GAMES[g].STATE.__name__ for g in games]),
              "description": "the table's state: the four common fields and its game's own (see each <Game>State)"}
-    event = {**_any([f"{g.title()}Event" for g in games]),
-             "description": "one event of the table's game (see each <Game>Event, discriminated on `type`)"}
     created = {"type": "object", "required": ["id", "write_token", "read_token", "join_url", "watch_url", "seq", "state"],
                "properties": {"id": {"type": "string"}, "write_token": {"type": "string"},
                               "read_token": {"type": "string"}, "join_url": {"type": "string"},
@@ -93,64 +94,73 @@ def document() -> dict[str, Any]:
                 "properties": {"seq": {"type": "integer"}, "state": state,
                                "events_scored": {"type": "array", "items": {"$ref": "#/components/schemas/Scored"}}}}
     created_links = {"201": {**_ok(201, created)["201"], "links": TABLE_LINKS}}
-    body = {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NewTable"}}}}
-    export = {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Export"}}}}
-    desk = bodies.desk_bodies()
+    body = {"required": True, "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/NewTable"},
+        "examples": {"scorepad": {"value": {"game": "scorepad", "players": ["Anna", "Bo"]}}}}}}
+    export = {"required": True, "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/Export"},
+        "examples": {"scorepad": {"value": {"format": "scorekeeper/1", "game": "scorepad", "players": ["Anna", "Bo"],
+                                            "events": [{"event": {"type": "points", "side": 0, "points": 3}}]}}}}}}
+    event = {**_any([f"{g.title()}{m.title()}Event" for g in games for m in bodies.MODES]),
+             "description": "one event of the table's game and mode (see each <Game><Mode>Event, discriminated on "
+                            "`type`): the table, not this body, says which. One of another game or mode is 400 "
+                            "malformed_event, one the position forbids 422 with the rule"}
+    paths: dict[str, Any] = {
+        "/api/v1/tables": {"post": {
+            "operationId": "createTable", "requestBody": body,
+            "responses": {**created_links, **_errors(400, BODY, 422, 429, BUSY)}}},
+        "/api/v1/tables/import": {"post": {
+            "operationId": "importTable", "requestBody": export,
+            "responses": {**created_links, **_errors(400, BODY, 422, 429, BUSY)}}},
+        "/api/v1/tables/{table_id}": {"get": {
+            "operationId": "getTable", "parameters": [TABLE_ID], "security": AUTH,
+            "responses": {**_ok(200, table), **_errors(401, 403, 404)}},
+            "delete": delete_table()},
+        "/api/v1/tables/{table_id}/events": {
+            "post": {"operationId": "postEvent", "parameters": [TABLE_ID], "security": AUTH,
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": event}}},
+                     "responses": {"201": {**_ok(201, recorded)["201"], "links": MOVE_LINKS},
+                                   **_errors(400, 401, 403, 404, 409, BODY, 422, 429, BUSY)}},
+            "get": {"operationId": "exportEvents", "parameters": [TABLE_ID], "security": AUTH,
+                    "responses": {**_ok(200, {"$ref": "#/components/schemas/Export"}), **_errors(401, 403, 404)}}},
+        "/api/v1/tables/{table_id}/undo": {"post": {
+            "operationId": "undo", "parameters": [TABLE_ID], "security": AUTH,
+            "responses": {**_ok(200, {"type": "object", "required": ["seq", "state"],
+                                      "properties": {"seq": {"type": "integer"}, "state": state}}),
+                          **_errors(401, 403, 404, 409, BUSY)}}},
+        "/api/v1/games": {"get": {"operationId": "games", "responses": _ok(200, {"type": "object"})}},
+        "/api/v1/tables/{table_id}/review": {"get": {
+            "operationId": "reviewDeal", "security": AUTH,
+            "parameters": [TABLE_ID, {"name": "deal", "in": "query", "required": False,
+                                      "schema": {"type": "integer", "minimum": 1, "maximum": 99999}}],
+            "responses": {**_ok(200, {"type": "object", "required": ["deal", "deals", "over", "hidden", "lines"]}),
+                          **_errors(400, 401, 403, 404, 422)}}},
+    }
+    # One operation per game: what the desk reads depends on the game in the path.
+    for game in bodies.desk_bodies():
+        paths[f"/api/v1/desk/{game}"] = {"post": {
+            "operationId": f"judge{game.title()}",
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": f"#/components/schemas/Desk{game.title()}"},
+                "examples": {kind: {"value": value} for kind, value in bodies.DESK_EXAMPLES[game].items()}}}},
+            "responses": {**_ok(200, {"type": "object", "required": ["kind"]}), **_errors(400, BODY, 422)}}}
     return {
         "openapi": "3.1.0",
         "info": {"title": "scorekeeper", "version": "1",
                  "description": "Live score sheets for card games; see docs/api.md. Every game's events and state "
                                 "are described below (components: <Game>Event, <Game>State). A new table's answer "
                                 "links to every call on it (its id, write and read token)."},
-        "paths": {
-            "/api/v1/tables": {"post": {
-                "operationId": "createTable", "requestBody": body,
-                "responses": {**created_links, **_errors(400, 413, 422, 429)}}},
-            "/api/v1/tables/import": {"post": {
-                "operationId": "importTable", "requestBody": export,
-                "responses": {**created_links, **_errors(400, 413, 422, 429)}}},
-            "/api/v1/tables/{table_id}": {"get": {
-                "operationId": "getTable", "parameters": [TABLE_ID, TOKEN], "security": READ_SECURITY,
-                "responses": {**_ok(200, table), **_errors(401, 403, 404)}},
-                "delete": delete_table()},
-            "/api/v1/tables/{table_id}/events": {
-                "post": {"operationId": "postEvent", "parameters": [TABLE_ID], "security": WRITE_SECURITY,
-                         "requestBody": {"required": True, "content": {"application/json": {"schema": event}}},
-                         "responses": {"201": {**_ok(201, recorded)["201"], "links": MOVE_LINKS},
-                                       **_errors(400, 401, 403, 404, 409, 413, 422, 429)}},
-                "get": {"operationId": "exportEvents", "parameters": [TABLE_ID, TOKEN], "security": READ_SECURITY,
-                        "responses": {**_ok(200, {"$ref": "#/components/schemas/Export"}), **_errors(401, 403, 404)}}},
-            "/api/v1/tables/{table_id}/undo": {"post": {
-                "operationId": "undo", "parameters": [TABLE_ID], "security": WRITE_SECURITY,
-                "responses": {**_ok(200, {"type": "object", "required": ["seq", "state"],
-                                          "properties": {"seq": {"type": "integer"}, "state": state}}),
-                              **_errors(401, 403, 404, 409)}}},
-            "/api/v1/games": {"get": {"operationId": "games", "responses": _ok(200, {"type": "object"})}},
-            "/api/v1/desk/{game}": {"post": {
-                "operationId": "judgePosition",
-                "parameters": [{"name": "game", "in": "path", "required": True,
-                                "schema": {"type": "string", "enum": list(desk)}}],
-                "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                    "anyOf": [{"$ref": f"#/components/schemas/Desk{g.title()}"} for g in desk],
-                    "description": "a position of the game in the path (see each Desk<Game>)"}}}},
-                "responses": {**_ok(200, {"type": "object", "required": ["kind"]}), **_errors(400, 404, 413, 422)}}},
-            "/api/v1/tables/{table_id}/review": {"get": {
-                "operationId": "reviewDeal", "security": READ_SECURITY,
-                "parameters": [TABLE_ID, TOKEN, {"name": "deal", "in": "query", "required": False,
-                                                 "schema": {"type": "integer", "minimum": 1, "maximum": 99999}}],
-                "responses": {**_ok(200, {"type": "object", "required": ["deal", "deals", "over", "hidden", "lines"]}),
-                              **_errors(400, 401, 403, 404)}}},
-        },
+        "paths": paths,
         "components": {
             "securitySchemes": {
                 "bearer": {"type": "http", "scheme": "bearer",
-                           "description": "the table's write token (every call) or read token (reads)"},
-                "token": {"type": "apiKey", "in": "query", "name": "token",
-                          "description": "the read or write token as a query parameter (reads only)"}},
-            "schemas": {**components(), **{f"{g.title()}Options": options_schema(g) for g in games},
+                           "description": "the table's write token (every call) or read token (reads), as "
+                                          "`Authorization: Bearer <token>`"}},
+            "schemas": {**components(), **bodies.event_components(),
+                        **{f"{g.title()}Options": options_schema(g) for g in games},
                         **bodies.player_name_components(), "NewTable": bodies.create_body(),
                         "Export": bodies.import_body(),
-                        **{f"Desk{g.title()}": schema for g, schema in desk.items()},
+                        **{f"Desk{g.title()}": schema for g, schema in bodies.desk_bodies().items()},
                         "Error": {"type": "object", "required": ["error"], "properties": {"error": {
                             "type": "object", "required": ["code", "rule", "message"],
                             "properties": {"code": {"type": "string"}, "rule": {"type": ["string", "null"]},
@@ -163,7 +173,7 @@ def delete_table() -> dict[str, Any]:
     """``DELETE /api/v1/tables/{table_id}``: the table's write token erases it for everyone."""
     deleted = {"type": "object", "required": ["id", "deleted"],
                "properties": {"id": {"type": "string"}, "deleted": {"type": "boolean", "const": True}}}
-    return {"operationId": "deleteTable", "parameters": [TABLE_ID], "security": WRITE_SECURITY,
+    return {"operationId": "deleteTable", "parameters": [TABLE_ID], "security": AUTH,
             "description": "Erase the table now: its names, seats and events leave the database; phones on its "
                            "stream get `event: deleted`. Its tokens then open nothing (404). Write token only.",
-            "responses": {**_ok(200, deleted), **_errors(401, 403, 404)}}
+            "responses": {**_ok(200, deleted), **_errors(401, 403, 404, BUSY)}}

@@ -173,10 +173,37 @@ def _players(low: int, high: int) -> JSON:
             "uniqueItems": True}
 
 
-def _log(game: str) -> JSON:
+def mode_events(game: str, mode: str) -> JSON:
+    """``game``'s events at a table in ``mode``, as one union discriminated on ``type``: the
+    engine's dispatch of that mode decides (a tally sheet takes no card play). A game without
+    modes of its own (the score pad) takes all its events in both."""
+    import importlib
+
+    from scorekeeper.schemas import event_models
+
+    models = event_models(game)
+    rules = importlib.import_module(f"scorekeeper.engine.{game}" + ("" if game == "scorepad" else ".rules"))
+    dispatch = getattr(rules, "DISPATCH", None) or getattr(rules, "_EVENTS", None)
+    if dispatch is None:
+        kinds = sorted(models)
+    else:
+        taken = set(dispatch.events(mode))
+        kinds = sorted(k for k in models if k in taken or (k in dispatch.aliases and dispatch.aliases[k].type in taken))
+    refs = {kind: REF.format(models[kind].__name__) for kind in kinds}
+    return {"title": f"{game.title()}{mode.title()}Event", "description": f"Any {game} event of {mode} mode.",
+            "oneOf": [{"$ref": ref} for ref in refs.values()],
+            "discriminator": {"propertyName": "type", "mapping": refs}}
+
+
+def event_components() -> JSON:
+    """``<Game><Mode>Event`` for every game and mode: what ``POST …/events`` and an import take."""
+    return {f"{game.title()}{mode.title()}Event": mode_events(game, mode) for game in RULES for mode in MODES}
+
+
+def _log(game: str, mode: str) -> JSON:
     """An export's ``events``: each item as exported (``{"seq", "by", "at", "event"}``; only
     ``event`` is read); an undo retracts the latest effective event."""
-    event = {"anyOf": [{"$ref": REF.format(f"{game.title()}Event")}, {"$ref": REF.format("Undo")}]}
+    event = {"anyOf": [{"$ref": REF.format(f"{game.title()}{mode.title()}Event")}, {"$ref": REF.format("Undo")}]}
     logged = {"type": "object", "required": ["event"], "properties": {
         "seq": {"description": "its seq (renumbered on import)"},
         "by": {"description": "the seat of the phone that entered it (kept if it is a seat)"},
@@ -204,24 +231,29 @@ def _then_options(game: str, options: JSON) -> JSON:
 
 
 def table_setups(log: bool = False) -> list[JSON]:
-    """One schema per game: ``game``, ``players``, ``mode``, ``options`` (and with ``log`` an
-    export's ``format`` and ``events``); what depends on the number of players as ``if``/``then``."""
+    """One schema per game: ``game``, ``players``, ``mode``, ``options``; with ``log`` an export's
+    ``format`` and ``events`` too, one schema per game and mode (the mode decides the events). What
+    depends on the number of players is an ``if``/``then``."""
     out: list[JSON] = []
     for game, rules in RULES.items():
-        properties: JSON = {
-            "game": {"const": game}, "players": _players(rules.min_players, rules.max_players),
-            "mode": {"enum": [*MODES, None], "description": "default adjudicate"},
-            "options": {"anyOf": [{"type": "null"}, {"$ref": REF.format(f"{game.title()}Options")}],
-                        "description": f"{rules.name}'s house rules (see {game.title()}Options); "
-                                       "omitted ones take their default"}}
-        if log:
-            properties |= {"format": {"const": "scorekeeper/1"}, "events": _log(game)}
-        setup: JSON = {"type": "object", "title": game, "required": ["game", "players", *(["events"] if log else [])],
-                       "properties": properties}
-        sizes = [rule for n in range(rules.min_players, rules.max_players + 1) if (rule := _at_size(game, n))]
-        if sizes:
-            setup["allOf"] = sizes
-        out.append(setup)
+        for mode in MODES if log else [None]:
+            modes = [*MODES, None] if mode is None else [mode] if mode == "tally" else [mode, None]
+            properties: JSON = {
+                "game": {"const": game}, "players": _players(rules.min_players, rules.max_players),
+                "mode": {"enum": modes, "description": "default adjudicate"},
+                "options": {"anyOf": [{"type": "null"}, {"$ref": REF.format(f"{game.title()}Options")}],
+                            "description": f"{rules.name}'s house rules (see {game.title()}Options); "
+                                           "omitted ones take their default"}}
+            required = ["game", "players"]
+            if log:
+                properties |= {"format": {"const": "scorekeeper/1"}, "events": _log(game, mode or "adjudicate")}
+                required += ["events", *(["mode"] if mode == "tally" else [])]
+            setup: JSON = {"type": "object", "title": game if mode is None else f"{game} {mode}", "required": required,
+                           "properties": properties}
+            sizes = [rule for n in range(rules.min_players, rules.max_players + 1) if (rule := _at_size(game, n))]
+            if sizes:
+                setup["allOf"] = sizes
+            out.append(setup)
     return out
 
 
@@ -251,7 +283,7 @@ def player_name_components() -> JSON:
                      "description": "an undo in an export's log: retracts the latest effective event"}}
 
 
-__all__ = ["create_body", "import_body", "name_schema", "options_schema", "partition", "player_name_components"]
+__all__ = ["create_body", "event_components", "import_body", "mode_events", "name_schema", "options_schema", "partition", "player_name_components"]
 
 
 # --- The dispute desk -------------------------------------------------------------------------
@@ -365,3 +397,16 @@ def desk_bodies() -> dict[str, JSON]:
             "mousel": {"anyOf": [_trick("mousel", True), _pot()]},
             "mulatschak": {"anyOf": [_trick("mulatschak", True), _sheet()]},
             "muggins": _placement()}
+
+
+# A position of each kind the desk judges, as the examples of its operation: a client (or a
+# fuzzer) that knows no game's rules still gets a verdict from each (tests/web/test_desk_review.py).
+DESK_EXAMPLES: dict[str, dict[str, JSON]] = {
+    "mulle": {"capture": {"table": ["10D", "6C", "4H", "9S"], "played": "10D", "capture": ["10D"]}},
+    "kasino": {"capture": {"table": ["7C", "2D", "9S"], "played": "7H", "options": {"variant": "misar"}}},
+    "mousel": {"trick": {"trump": "H", "trick": [{"player": 0, "card": "9S"}, {"player": 1, "card": "KS"}]},
+               "pot": {"kind": "pot", "pot": 4, "taker": 0, "tricks": [1, 3, 0, None]}},
+    "mulatschak": {"trick": {"trump": "E", "trick": [{"player": 0, "card": "KE"}, {"player": 1, "card": "W"}]},
+                   "sheet": {"kind": "sheet", "declarer": 1, "bid": 2, "trump": "H", "tricks": [1, 3, 1, None]}},
+    "muggins": {"placement": {"card": "6H", "muggins": ["5C", "QD"], "discards": [None, "7S", None]}},
+}
