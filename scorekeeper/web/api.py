@@ -129,16 +129,16 @@ def _check_export(data: dict[str, Any]) -> None:
     if not isinstance(game, str) or not isinstance(events, list):
         return
     effective = 0
+    idle: list[int] = []
     for number, item in enumerate(events, start=1):
         if not isinstance(item, dict) or "event" not in item:  # as exported: {"seq", "by", "at", "event"}
             raise TableError(400, "bad_request", tr("event %(n)s: %(message)s", n=number,
                                                     message=tr("an import needs a list of events")))
         payload = item["event"]
         if isinstance(payload, dict) and payload.get("type") == "undo":
-            if not effective:  # no export holds one: the live API refuses it (409), the replay had no event to drop
-                raise TableError(400, "malformed_event", tr("event %(n)s: %(message)s", n=number,
-                                                            message=tr("there is nothing to undo")))
-            effective -= 1
+            if not effective:  # no export holds one (the live API answers 409): it retracts nothing, and is not kept
+                idle.append(number - 1)
+            effective = max(effective - 1, 0)
             continue
         effective += 1
         if not isinstance(payload, dict):
@@ -149,6 +149,8 @@ def _check_export(data: dict[str, Any]) -> None:
             err = service.from_engine(exc)
             raise TableError(err.status, err.code, tr("event %(n)s: %(message)s", n=number, message=err.message)) \
                 from None
+    for index in reversed(idle):
+        del events[index]
 
 
 @bp.get("/tables/<table_id:table_id>")
