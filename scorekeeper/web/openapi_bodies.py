@@ -308,10 +308,20 @@ def _seat_list(last: int) -> JSON:
     return {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": last}}
 
 
-CARD: JSON = {"type": "string", "description": "a card in wire notation ('9S'; German pack 'OS', 'W')",
-              "examples": ["9S"]}
-CARDS: JSON = {"anyOf": [{"type": "array", "maxItems": 60, "items": {"type": "string"}}, {"type": "string"}],
-               "description": "cards: a list, or one string of cards separated by spaces"}
+def _card(game: str) -> JSON:
+    from scorekeeper.schemas.common import FRENCH_CARD, GERMAN_CARD
+
+    return {"type": "string", "pattern": GERMAN_CARD if game == "mulatschak" else FRENCH_CARD,
+            "description": "a card in wire notation ('9S'; German pack 'OS', 'W'); the other forms cards.py "
+                           "reads are read too", "examples": ["OS" if game == "mulatschak" else "9S"]}
+
+
+def _cards(game: str) -> JSON:
+    from scorekeeper.schemas.common import FRENCH_CARDS
+
+    return {"anyOf": [{"type": "array", "maxItems": 60, "items": _card(game)},
+                      {"type": "string", "pattern": FRENCH_CARDS}],
+            "description": "cards: a list, or one string of cards separated by spaces"}
 
 
 def _kind(game: str, kind: str, first: bool) -> JSON:
@@ -323,7 +333,7 @@ def _trick(game: str, first: bool) -> JSON:
 
     suits = trick_game(game).suits
     play = {"type": "object", "required": ["player", "card"],
-            "properties": {"player": {"type": "integer", "minimum": 0, "maximum": 6}, "card": CARD}}
+            "properties": {"player": {"type": "integer", "minimum": 0, "maximum": 6}, "card": _card(game)}}
     trump: JSON = {"enum": [*_letters(suits), *([] if game == "mulatschak" else [None])],
                    "description": f"the trump suit, {', '.join(suits)}" + ("" if game == "mulatschak" else " or null")}
     options = _bools("pack52") if game == "mousel" else _bools("no_stichzwang", "pack36")
@@ -368,11 +378,11 @@ def _sheet() -> JSON:
 
 def _placement() -> JSON:
     return {"type": "object", "title": "muggins placement", "required": ["card", "discards", "muggins"],
-            "properties": {"kind": _kind("muggins", "placement", True), "card": CARD,
+            "properties": {"kind": _kind("muggins", "placement", True), "card": _card("muggins"),
                            "player": {"type": "integer", "minimum": 0, "maximum": 6, "default": 0},
-                           "muggins": {"type": "array", "minItems": 1, "maxItems": 4, "items": CARD},
+                           "muggins": {"type": "array", "minItems": 1, "maxItems": 4, "items": _card("muggins")},
                            "discards": {"type": "array", "minItems": 3, "maxItems": 7,
-                                        "items": {"anyOf": [CARD, {"type": "null"}]}},
+                                        "items": {"anyOf": [_card("muggins"), {"type": "null"}]}},
                            "cards": {"type": "array", "minItems": 3, "maxItems": 7,
                                      "items": {"type": "integer", "minimum": 0}},
                            "options": _bools("neighbour_only", "any_opponent")}}
@@ -387,8 +397,8 @@ def _capture(game: str) -> JSON:
                                   "drag_misar": {"description": "with variant drag: misär (a boolean)"},
                                   "misar_maxcount": {"description": "in misär: take the most cards (a boolean)"}}
     return {"type": "object", "title": f"{game} capture", "required": ["played"],
-            "properties": {"kind": _kind(game, "capture", True), "table": CARDS, "played": CARD, "capture": CARDS,
-                           "hand": CARDS, "options": options}}
+            "properties": {"kind": _kind(game, "capture", True), "table": _cards(game), "played": _card(game),
+                           "capture": _cards(game), "hand": _cards(game), "options": options}}
 
 
 def desk_bodies() -> dict[str, JSON]:

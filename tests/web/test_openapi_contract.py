@@ -12,10 +12,22 @@ def test_import_allows_only_post(client) -> None:
     assert "GET" in client.options("/api/v1/tables/abc").headers["Allow"]
 
 
-def test_an_import_whose_undo_has_nothing_to_undo_is_refused_not_a_500(client) -> None:
-    body = {"format": "scorekeeper/1", "game": "scorepad", "players": ["A", "B"], "events": [{"event": {"type": "undo"}}]}
-    answer = client.post("/api/v1/tables/import", json=body)
-    assert answer.status_code == 400 and answer.json["error"]["message"].startswith("event 1:")
+def test_an_import_takes_only_its_game_and_modes_events_by_the_document(client) -> None:
+    """The Export schema ties the events to the game and the mode (issue 40: a Kasino import with a
+    score pad's points event was valid by the document, and refused)."""
+    import jsonschema_rs
+
+    doc = client.get("/api/v1/openapi.json").json
+    validator = jsonschema_rs.validator_for({**doc["components"]["schemas"]["Export"], "components": doc["components"]})
+    def export(game: str, mode: str, event: dict) -> dict:
+        return {"format": "scorekeeper/1", "game": game, "mode": mode, "players": ["A", "B", "C", "D"],
+                "events": [{"event": event}]}
+
+    assert not validator.is_valid(export("kasino", "adjudicate", {"type": "points", "side": 0, "points": 1}))
+    assert not validator.is_valid(export("mousel", "tally", {"type": "fold", "player": 1}))
+    assert validator.is_valid(export("mousel", "adjudicate", {"type": "fold", "player": 1}))
+    assert validator.is_valid(export("mousel", "tally", {"type": "leave", "player": 1}))
+    assert client.post("/api/v1/tables/import", json=export("mousel", "tally", {"type": "fold", "player": 1})).status_code == 400
 
 
 @pytest.mark.parametrize("item", [{"type": "points", "side": 0, "points": 1}, "x"])
