@@ -198,6 +198,10 @@ CHANNEL = "table_events"
 
 SEATS = "seats:"
 
+# Called with a table id when another worker made new codes for it (``<table>:codes``): what this
+# process keeps of the table's tokens must go (service/facts.py registers its cache).
+recoded: list[Callable[[str], None]] = []
+
 
 def seats_payload(table_id: str, note: str) -> str:
     """A seat change announced to every worker: ``seats:<note>:<table>``."""
@@ -217,6 +221,9 @@ def deliver(target: Broker, payload: str) -> None:
         target.publish(table_id, int(seq))
     elif seq == "deleted":
         target.deleted(table_id)
+    elif seq == "codes":
+        for forget in recoded:
+            forget(table_id)
 
 
 _listener_started: set[str] = set()

@@ -51,6 +51,8 @@ from scorekeeper.service.tables import (
     create_table,
     get_table,
     head_seq,
+    new_codes,
+    owns,
 )
 from scorekeeper.service.writes import Recorded, announce_seats, check_event, record, undo
 
@@ -61,4 +63,5 @@ __all__ = [
     "export", "from_engine", "get_table", "head_seq", "history", "import_table", "new_state", "record", "replay", "rules_for",
     "seat_names", "snapshot", "table_names", "state_json", "undo", "TableFacts", "facts_cache", "facts_of",
     "table_facts", "judged_replay", "stored_moves", "Unreadable", "Verdict", "is_event", "delete_table",
+    "new_codes", "owns",
 ]

@@ -13,6 +13,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import text
+
+from scorekeeper.live import CHANNEL, recoded
 from scorekeeper.models import Table
 from scorekeeper.service.tables import get_table
 
@@ -28,6 +31,8 @@ class TableFacts:
     players: tuple[str, ...]
     write_token: str
     read_token: str
+    owner_token: str | None = None
+    codes: int = 0
 
 
 class FactsCache:
@@ -62,6 +67,16 @@ class FactsCache:
 
 
 facts_cache = FactsCache()
+# Another worker made new codes for a table (PostgreSQL's NOTIFY): its old tokens open nothing here either.
+recoded.append(facts_cache.forget)
+
+
+def forget_everywhere(table_id: str, session: Any) -> None:
+    """New codes for ``table_id``: this process forgets its facts now; on PostgreSQL every other
+    worker is told inside the transaction, so only codes that were made anew are announced."""
+    facts_cache.forget(table_id)
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": f"{table_id}:codes"})
 
 
 def facts_of(table: Table | TableFacts) -> TableFacts:
@@ -69,7 +84,7 @@ def facts_of(table: Table | TableFacts) -> TableFacts:
     if isinstance(table, TableFacts):
         return table
     facts = TableFacts(table.id, table.game, table.mode, dict(table.options or {}), tuple(table.players),
-                       table.write_token, table.read_token)
+                       table.write_token, table.read_token, table.owner_token, table.codes or 0)
     facts_cache.put(facts)
     return facts
 

@@ -90,6 +90,7 @@ def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any
         options=options,
         write_token=secrets.token_urlsafe(24),  # 192 bits
         read_token=secrets.token_urlsafe(24),
+        owner_token=secrets.token_urlsafe(24),
         rules_version=RULES_VERSION,
     )
     table.seats = [Seat(index=i, name=name) for i, name in enumerate(names)]
@@ -139,13 +140,43 @@ def head_seq(table_id: str) -> int:
     return int(head)
 
 
-def capability(table: Table, token: str | None) -> str | None:
-    """'write', 'read' or None; compared in constant time so a token cannot be guessed byte by byte."""
+def _same(token: bytes, held: str | None) -> bool:
+    return held is not None and hmac.compare_digest(token, held.encode())
+
+
+def capability(table: Table | Any, token: str | None) -> str | None:
+    """'write', 'read' or None; compared in constant time so a token cannot be guessed byte by byte.
+    The owner capability writes too (it opened the table)."""
     if not token:
         return None
     given = token.encode()
-    if hmac.compare_digest(given, table.write_token.encode()):
+    if _same(given, table.write_token) or _same(given, getattr(table, "owner_token", None)):
         return "write"
-    if hmac.compare_digest(given, table.read_token.encode()):
+    if _same(given, table.read_token):
         return "read"
     return None
+
+
+def owns(table: Table | Any, token: str | None) -> bool:
+    """Whether ``token`` is the table's owner capability: it alone deletes the table or makes new
+    codes. A table opened before owners were kept has none, and its write capability stands in."""
+    if not token:
+        return False
+    owner = getattr(table, "owner_token", None)
+    if owner is None:
+        return capability(table, token) == "write"
+    return _same(token.encode(), owner)
+
+
+def new_codes(table: Table) -> Table:
+    """New join and watch codes: the old QR codes and links open nothing from now on, and a phone
+    that opened them keeps its access only while it holds a seat (web/access.py). The owner
+    capability stays, so the owner can do this again."""
+    from scorekeeper.service.facts import forget_everywhere  # facts imports this module
+
+    table.write_token = secrets.token_urlsafe(24)
+    table.read_token = secrets.token_urlsafe(24)
+    table.codes = (table.codes or 0) + 1
+    forget_everywhere(table.id, db.session)
+    db.session.commit()
+    return table

@@ -44,18 +44,48 @@ def _remember(table_id: str, entry: dict[str, Any]) -> None:
     session["tables"] = {key: tables[key] for key in _by_use(tables)[:REMEMBERED_TABLES]}
 
 
-def grant(table: Table, cap: str) -> None:
+def grant(table: Table, cap: str, owner: bool = False) -> None:
     entry = dict(_tables().get(table.id) or {})
+    if entry.get("g", 0) != table.codes and not entry.get("own"):
+        entry.pop("cap", None)  # what an older code gave is gone (new codes), this link decides
     # A watch link never downgrades a phone that already joined.
     if not (cap == "read" and entry.get("cap") == "write"):
         entry["cap"] = cap
+    entry["g"] = table.codes
+    if owner:
+        entry["own"] = True
     _remember(table.id, entry)
     session.permanent = True
 
 
+def _current(table: Table, entry: dict[str, Any]) -> str | None:
+    """The capability the cookie holds, if the codes it came from still stand. After new codes a
+    phone keeps writing only while it sits in a seat; any other phone that opened an old code
+    (a photo of the QR code, a watcher) has nothing until it opens a new one."""
+    cap = entry.get("cap")
+    if cap not in ("read", "write") or entry.get("own") or entry.get("g", 0) == table.codes:
+        return cap if cap in ("read", "write") else None
+    if cap == "write" and not isinstance(table, Table):  # a stream's facts: the seats are in the row
+        table = service.get_table(table.id)
+    if cap == "write" and seat_of(table) is not None:
+        entry = dict(entry, g=table.codes)
+        _remember(table.id, entry)
+        return "write"
+    return None
+
+
+def is_owner(table: Table) -> bool:
+    """Whether this phone opened the table (its cookie holds the owner capability). A table opened
+    before owners were kept has none: any phone that may write stands in (SECURITY.md)."""
+    entry = _tables().get(table.id) or {}
+    if table.owner_token is None:
+        return cap_of(table) == "write"
+    return bool(entry.get("own")) and entry.get("cap") == "write"
+
+
 def cap_of(table: Table) -> str | None:
     entry = _tables().get(table.id) or {}
-    cap = entry.get("cap")
+    cap = _current(table, entry)
     if cap == "write" and current_app.config.get("PHONE"):
         from scorekeeper.offline.marks import moved_to
 
@@ -128,7 +158,7 @@ def take_seat(table: Table, seat: int | None) -> bool:
 
 
 def forget(table_id: str) -> None:
-    """This phone no longer remembers ``table_id`` (it deleted it)."""
+    """This phone no longer remembers ``table_id`` (it deleted or left it)."""
     tables = _tables()
     if tables.pop(table_id, None) is not None:
         session["tables"] = tables

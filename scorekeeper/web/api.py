@@ -60,6 +60,13 @@ def _token(stream: bool = False) -> str:
 
 
 def _allowed(table: Table | TableFacts, token: str, need: str) -> None:
+    if need == "owner":
+        if not service.owns(table, token):
+            # Told apart from a wrong token: a seated phone's write token is real, just not enough.
+            if service.capability(table, token) is None:
+                raise TableError(403, "forbidden", tr("that token does not open this table"))
+            raise TableError(403, "forbidden", tr("only the owner capability (the phone or client that opened the table) may do this"))
+        return
     cap = service.capability(table, token)
     if cap is None:
         raise TableError(403, "forbidden", tr("that token does not open this table"))
@@ -95,11 +102,13 @@ def table_json(table: Table) -> dict[str, Any]:
 def create() -> tuple[Response, int]:
     body = _body()
     table = service.create_table(body.get("game"), body.get("players"), body.get("mode"), body.get("options"))
-    return jsonify({
-        "id": table.id, "write_token": table.write_token, "read_token": table.read_token,
-        "join_url": join_url(table), "watch_url": watch_url(table), "seq": 0,
-        "state": service.state_json(table),
-    }), 201
+    return jsonify({**_codes_json(table), "owner_token": table.owner_token, "seq": 0,
+                    "state": service.state_json(table)}), 201
+
+
+def _codes_json(table: Table) -> dict[str, Any]:
+    return {"id": table.id, "write_token": table.write_token, "read_token": table.read_token,
+            "join_url": join_url(table), "watch_url": watch_url(table)}
 
 
 @bp.post("/tables/import")
@@ -108,11 +117,8 @@ def import_() -> tuple[Response, int]:
     data = _body()
     _check_export(data)
     table = service.import_table(data)
-    return jsonify({
-        "id": table.id, "write_token": table.write_token, "read_token": table.read_token,
-        "join_url": join_url(table), "watch_url": watch_url(table), "seq": table.head_seq,
-        "state": service.state_json(table),
-    }), 201
+    return jsonify({**_codes_json(table), "owner_token": table.owner_token, "seq": table.head_seq,
+                    "state": service.state_json(table)}), 201
 
 
 EXPORT_FORMAT = "scorekeeper/1"
@@ -160,9 +166,17 @@ def show(table_id: str) -> Response:
 
 @bp.delete("/tables/<table_id:table_id>")
 def delete(table_id: str) -> Response:
-    """Erase the table: names, seats and events; its phones are told on their streams."""
-    service.delete_table(_authorised(table_id, "write"))
+    """Erase the table: names, seats and events; its phones are told on their streams. Only the
+    owner capability may: a photo of the join code must not erase an evening."""
+    service.delete_table(_authorised(table_id, "owner"))
     return jsonify({"id": table_id, "deleted": True})
+
+
+@bp.post("/tables/<table_id>/codes")
+def codes(table_id: str) -> Response:
+    """New join and watch tokens (owner only): the old ones open nothing from now on."""
+    table = service.new_codes(_authorised(table_id, "owner"))
+    return jsonify(_codes_json(table))
 
 
 @bp.post("/tables/<table_id>/events")

@@ -104,7 +104,7 @@ def create() -> WerkzeugResponse | tuple[str, int]:
     except TableError as exc:
         return render_template("index.html", games=list(RULES.values()), mine=[], form=form,
                                error=exc), exc.status
-    access.grant(table, "write")
+    access.grant(table, "write", owner=True)
     # The opener says which seat is theirs on the form (the first player unless told otherwise).
     mine = whole_number(form.get("seat", "0"), digits=1)
     if mine is not None and mine < len(table.seats):
@@ -119,7 +119,8 @@ def enter(table_id: str, token: str) -> WerkzeugResponse:
     cap = service.capability(table, token)
     if cap is None:
         abort(403)
-    access.grant(table, cap)
+    # The owner's own link (an API client hands its owner capability to a phone this way).
+    access.grant(table, cap, owner=table.owner_token is not None and service.owns(table, token))
     return redirect(url_for("tables.show", table_id=table.id))
 
 
@@ -148,6 +149,7 @@ def page_context(table: Table) -> dict[str, Any]:
         "rules": rules,
         "cap": cap,
         "can_write": cap == "write",
+        "is_owner": access.is_owner(table),
         # A phone's copy of a table it put on the server: read-only, and it asks for no move.
         "moved": _moved_to(table),
         "seat": seat,
@@ -214,13 +216,38 @@ def seat(table_id: str) -> WerkzeugResponse | str:
 
 @bp.post("/t/<table_id>/delete")
 def delete(table_id: str) -> WerkzeugResponse:
-    """Erase the table for everyone (the table page asked first); the other phones are sent home."""
+    """Erase the table for everyone (the table page asked first); the other phones are sent home.
+    Only the phone that opened it may: a photo of the join code must not erase an evening."""
     table = load(table_id)
-    if access.cap_of(table) != "write":
+    if not access.is_owner(table):
         abort(403)
     service.delete_table(table)
     access.forget(table_id)
     return redirect(url_for("tables.index", deleted=1))
+
+
+@bp.post("/t/<table_id>/codes")
+def codes(table_id: str) -> WerkzeugResponse:
+    """New join and watch codes, asked by the phone that opened the table: a code that leaked
+    opens nothing from now on, and the phones seated keep their seats."""
+    table = load(table_id)
+    if not access.is_owner(table):
+        abort(403)
+    service.new_codes(table)
+    access.grant(table, "write")
+    return redirect(url_for("tables.show", table_id=table.id, recoded=1))
+
+
+@bp.post("/t/<table_id>/leave")
+def leave(table_id: str) -> WerkzeugResponse:
+    """This phone leaves the table: it stands up from its seat and forgets the table. The table
+    and every other phone go on as before."""
+    table = load(table_id)
+    if access.cap_of(table) == "write" and access.seat_of(table) is not None:
+        access.take_seat(table, None)
+        service.announce_seats(table.id)
+    access.forget(table_id)
+    return redirect(url_for("tables.index", left=1))
 
 
 @bp.get("/t/<table_id>/history")
@@ -260,7 +287,7 @@ def import_() -> WerkzeugResponse | tuple[str, int]:
     except TableError as exc:
         return render_template("index.html", games=list(RULES.values()), mine=[], form={},
                                error=exc), exc.status
-    access.grant(table, "write")
+    access.grant(table, "write", owner=True)
     return redirect(url_for("tables.show", table_id=table.id))
 
 

@@ -25,12 +25,21 @@ WRITE_ROUTES: dict[str, dict[str, Any]] = {
     "/t/<table_id>/events": POINT_FORM,
     "/t/<table_id>/undo": {},
     "/t/<table_id>/seat": {"data": {"seat": "1"}},  # taking (over) a seat
-    "/t/<table_id>/delete": {},  # the whole table (its API twin, DELETE, is in test_delete.py)
 }
+# What only the owner capability (whoever opened the table) may do: a seated phone's write
+# capability is refused too, so a photo of the join code cannot erase the table or lock others out.
+OWNER_ROUTES: dict[str, dict[str, Any]] = {
+    "/t/<table_id>/delete": {},  # the whole table (its API twin, DELETE, is in test_delete.py)
+    "/t/<table_id>/codes": {},  # new join and watch codes
+    "/api/v1/tables/<table_id>/codes": {},
+}
+ROUTES = {**WRITE_ROUTES, **OWNER_ROUTES}
 # Anyone may open a table (rate-limited): these take no credential by design. House rules
 # (options) are set only here, when a table is opened or imported; no route changes them later.
 # The dispute desk judges a position sent in the body and touches no table.
-OPEN_ROUTES = {"/api/v1/tables", "/api/v1/tables/import", "/tables", "/import", "/api/v1/desk/<game>"}
+# Leaving a table touches only this phone: its cookie forgets the table, and the seat it held is free.
+OPEN_ROUTES = {"/api/v1/tables", "/api/v1/tables/import", "/tables", "/import", "/api/v1/desk/<game>",
+               "/t/<table_id>/leave"}
 
 API_REFUSALS = {"none": 401, "read_token": 403, "other_tables_write_token": 403, "write_cookie_without_token": 401,
                 "write_token_in_query": 401, "stale_cookie": 401}
@@ -78,7 +87,7 @@ class Tables:
         with self.app.app_context():
             table = service.get_table(self.a["id"])
             return (table.head_seq, db.session.query(Event).filter_by(table_id=table.id).count(),
-                    service.state_json(table), table.players)
+                    service.state_json(table), table.players, table.write_token, table.read_token)
 
 
 @pytest.fixture
@@ -97,6 +106,7 @@ def api_credential(tables: Tables, name: str) -> tuple[FlaskClient, dict[str, st
         "write_token_in_query": (fresh, {}, {"token": a["write_token"]}),
         "stale_cookie": (tables.stale(), {}, {}),
         "own_write_token": (fresh, {"Authorization": f"Bearer {a['write_token']}"}, {}),
+        "owner_token": (fresh, {"Authorization": f"Bearer {a['owner_token']}"}, {}),
     }[name]
 
 
@@ -109,6 +119,8 @@ def html_credential(tables: Tables, name: str) -> tuple[FlaskClient, dict[str, s
         "other_tables_write_cookie": lambda: (tables.entered(b, "write_token", seat=0), {}),
         "stale_cookie": tables.stale,
         "own_write_cookie": lambda: (tables.entered(a, "write_token"), {}),
+        "own_seated_write_cookie": lambda: (tables.entered(a, "write_token", seat=0), {}),
+        "owner_cookie": lambda: (tables.entered(a, "owner_token"), {}),
     }
     made = maker[name]()
     return made if isinstance(made, tuple) else (made, {})
@@ -120,7 +132,7 @@ def seat_of_a(tables: Tables, client: FlaskClient) -> Any:
 
 
 def request(client: FlaskClient, route: str, table_id: str, headers: dict[str, str], query: dict[str, str]):
-    kwargs = {**WRITE_ROUTES[route]}
+    kwargs = {**ROUTES[route]}
     if route.startswith("/t/"):
         headers = {**headers, "HX-Request": "true"}
     return client.post(route.replace("<table_id>", table_id), headers=headers, query_string=query, **kwargs)
@@ -129,11 +141,11 @@ def request(client: FlaskClient, route: str, table_id: str, headers: dict[str, s
 def test_every_post_route_is_in_the_matrix(sqlite_app: Flask) -> None:
     """A new write endpoint must join the matrix below (or be declared open) before it ships."""
     posts = {rule.rule for rule in sqlite_app.url_map.iter_rules() if "POST" in (rule.methods or ())}
-    assert posts == set(WRITE_ROUTES) | OPEN_ROUTES
+    assert posts == set(ROUTES) | OPEN_ROUTES
 
 
 @pytest.mark.parametrize("credential", list(API_REFUSALS))
-@pytest.mark.parametrize("route", [r for r in WRITE_ROUTES if r.startswith("/api/")])
+@pytest.mark.parametrize("route", [r for r in ROUTES if r.startswith("/api/")])
 def test_api_write_refused(tables: Tables, route: str, credential: str) -> None:
     client, headers, query = api_credential(tables, credential)
     before = tables.snapshot()
@@ -144,7 +156,7 @@ def test_api_write_refused(tables: Tables, route: str, credential: str) -> None:
 
 
 @pytest.mark.parametrize("credential", list(HTML_REFUSALS))
-@pytest.mark.parametrize("route", [r for r in WRITE_ROUTES if r.startswith("/t/")])
+@pytest.mark.parametrize("route", [r for r in ROUTES if r.startswith("/t/")])
 def test_html_form_post_refused(tables: Tables, route: str, credential: str) -> None:
     client, query = html_credential(tables, credential)
     seat_before = seat_of_a(tables, client)
@@ -166,13 +178,42 @@ def test_the_tables_own_write_credential_is_accepted(tables: Tables, route: str)
     assert response.status_code in (200, 201, 302), response.get_data(as_text=True)[:300]
     if route.endswith("/seat"):
         assert seat_of_a(tables, client) == 1
-    elif route.endswith("/delete"):
-        assert client.get(f"/t/{tables.a['id']}").status_code == 404
     else:
         assert tables.snapshot()[0] == before[0] + 1
 
 
-@pytest.mark.parametrize("route", list(WRITE_ROUTES))
+@pytest.mark.parametrize("credential", ["own_write_token", "own_write_cookie", "own_seated_write_cookie"])
+@pytest.mark.parametrize("route", list(OWNER_ROUTES))
+def test_the_write_capability_cannot_do_what_only_the_owner_may(tables: Tables, route: str, credential: str) -> None:
+    if route.startswith("/api/") != (credential == "own_write_token"):
+        pytest.skip("an API route takes a token, a page's form a cookie")
+    if route.startswith("/api/"):
+        client, headers, query = api_credential(tables, credential)
+    else:
+        (client, query), headers = html_credential(tables, credential), {}
+    before = tables.snapshot()
+    response = request(client, route, tables.a["id"], headers, query)
+    assert response.status_code == 403, response.get_data(as_text=True)[:300]
+    assert tables.snapshot() == before  # still there, with the same codes
+
+
+@pytest.mark.parametrize("route", list(OWNER_ROUTES))
+def test_the_owner_capability_is_accepted(tables: Tables, route: str) -> None:
+    if route.startswith("/api/"):
+        client, headers, query = api_credential(tables, "owner_token")
+    else:
+        (client, query), headers = html_credential(tables, "owner_cookie"), {}
+    before = tables.snapshot()
+    response = request(client, route, tables.a["id"], headers, query)
+    assert response.status_code in (200, 302), response.get_data(as_text=True)[:300]
+    if route.endswith("/delete"):
+        assert client.get(f"/t/{tables.a['id']}").status_code == 404
+    else:  # new codes: the moves stay, both tokens are new
+        after = tables.snapshot()
+        assert after[:4] == before[:4] and after[4] != before[4] and after[5] != before[5]
+
+
+@pytest.mark.parametrize("route", list(ROUTES))
 def test_a_cookie_of_an_expired_table_finds_nothing(tables: Tables, route: str) -> None:
     from scorekeeper.commands import expire_tables
 

@@ -37,11 +37,14 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def test_the_write_token_deletes_a_table_and_everything_of_it(app: Flask) -> None:
+def test_the_owner_token_deletes_a_table_and_everything_of_it(app: Flask) -> None:
     client = app.test_client()
     table, other = _open(client, "Anna", "Bo"), _open(client, "Cy", "Di")
     assert rows(app, table["id"]) == {"tables": 1, "seats": 2, "events": 2}
-    response = client.delete(f"/api/v1/tables/{table['id']}", headers=bearer(table["write_token"]))
+    refused = client.delete(f"/api/v1/tables/{table['id']}", headers=bearer(table["write_token"]))
+    assert refused.status_code == 403 and "owner" in refused.json["error"]["message"]
+    assert rows(app, table["id"]) == {"tables": 1, "seats": 2, "events": 2}
+    response = client.delete(f"/api/v1/tables/{table['id']}", headers=bearer(table["owner_token"]))
     assert response.status_code == 200 and response.json == {"id": table["id"], "deleted": True}
     assert rows(app, table["id"]) == {"tables": 0, "seats": 0, "events": 0}
     with app.app_context():
@@ -56,20 +59,21 @@ def test_the_write_token_deletes_a_table_and_everything_of_it(app: Flask) -> Non
     assert client.post(f"{base}/events", json={"type": "points", "side": 0, "points": 1},
                        headers=bearer(table["write_token"])).status_code == 404
     assert client.post(f"{base}/undo", headers=bearer(table["write_token"])).status_code == 404
-    again = client.delete(base, headers=bearer(table["write_token"]))
+    again = client.delete(base, headers=bearer(table["owner_token"]))
     assert again.status_code == 404 and again.json["error"]["code"] == "not_found"
     assert rows(app, table["id"]) == {"tables": 0, "seats": 0, "events": 0}  # the refused write stored nothing
 
 
-@pytest.mark.parametrize(("credential", "status"), [("none", 401), ("read_token", 403), ("other_write_token", 403),
-                                                    ("write_token_in_query", 401)])
-def test_only_the_write_token_deletes(sqlite_app: Flask, credential: str, status: int) -> None:
+@pytest.mark.parametrize(("credential", "status"), [("none", 401), ("read_token", 403), ("write_token", 403),
+                                                    ("other_owner_token", 403), ("owner_token_in_query", 401)])
+def test_only_the_owner_token_deletes(sqlite_app: Flask, credential: str, status: int) -> None:
     client = sqlite_app.test_client()
     table, other = _open(client, "Anna", "Bo"), _open(client, "Cy", "Di")
     headers, query = {
         "none": ({}, ""), "read_token": (bearer(table["read_token"]), ""),
-        "other_write_token": (bearer(other["write_token"]), ""),
-        "write_token_in_query": ({}, f"?token={table['write_token']}"),
+        "write_token": (bearer(table["write_token"]), ""),
+        "other_owner_token": (bearer(other["owner_token"]), ""),
+        "owner_token_in_query": ({}, f"?token={table['owner_token']}"),
     }[credential]
     response = client.delete(f"/api/v1/tables/{table['id']}{query}", headers=headers)
     assert response.status_code == status
@@ -84,16 +88,18 @@ def _phone(app: Flask, table: dict[str, Any], token: str, seat: int | None = Non
     return phone
 
 
-def test_a_seated_phone_deletes_the_table_from_its_page(sqlite_app: Flask) -> None:
+def test_only_the_opener_deletes_the_table_from_its_page(sqlite_app: Flask) -> None:
     table = _open(sqlite_app.test_client(), "Anna", "Bo")
-    anna, bo = _phone(sqlite_app, table, "write_token", 0), _phone(sqlite_app, table, "write_token", 1)
+    anna, bo = _phone(sqlite_app, table, "owner_token", 0), _phone(sqlite_app, table, "write_token", 1)
     watcher = _phone(sqlite_app, table, "read_token")
     page = anna.get(f"/t/{table['id']}").get_data(as_text=True)
     # Asked once, without script: a <details> whose button posts the deletion.
     assert 'id="delete-table"' in page and f'action="/t/{table["id"]}/delete"' in page and "data-delete-table" in page
     assert 'data-gone="/?deleted=1"' in page  # where the page's script sends the phone when told
-    assert 'id="delete-table"' not in watcher.get(f"/t/{table['id']}").get_data(as_text=True)
-    assert watcher.post(f"/t/{table['id']}/delete").status_code == 403
+    for other in (bo, watcher):  # a seated phone and a watcher may leave, not delete
+        other_page = other.get(f"/t/{table['id']}").get_data(as_text=True)
+        assert 'id="delete-table"' not in other_page and 'id="leave-table"' in other_page
+        assert other.post(f"/t/{table['id']}/delete").status_code == 403
     assert sqlite_app.test_client().post(f"/t/{table['id']}/delete").status_code == 403
     assert rows(sqlite_app, table["id"])["events"] == 2
     assert "Anna" in anna.get("/").get_data(as_text=True)  # among "your tables"
@@ -120,7 +126,7 @@ def test_a_phone_following_the_table_is_told_and_its_stream_ends(sqlite_app: Fla
     assert b"retry" in next(chunks) and b'"seq": 2' in next(chunks)
     started = time.monotonic()
     assert sqlite_app.test_client().delete(f"/api/v1/tables/{table['id']}",
-                                           headers=bearer(table["write_token"])).status_code == 200
+                                           headers=bearer(table["owner_token"])).status_code == 200
     rest = b"".join(chunks)  # the stream ends by itself: no ping, no 30 s wait
     response.close()
     assert rest == deleted_message(table["id"])
@@ -159,7 +165,7 @@ def test_other_workers_hear_the_deletion_through_postgresql(app: Flask) -> None:
     try:
         time.sleep(0.5)  # the listener is listening
         assert app.test_client().delete(f"/api/v1/tables/{table['id']}",
-                                        headers=bearer(table["write_token"])).status_code == 200
+                                        headers=bearer(table["owner_token"])).status_code == 200
         deadline = time.monotonic() + 10
         while not other_worker.is_deleted(table["id"]) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -175,7 +181,7 @@ def test_deleting_forgets_the_table_in_this_process(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table = _open(client, "Anna", "Bo")
     assert facts_cache.get(table["id"]) is not None and cache.latest(table["id"]) is not None
-    client.delete(f"/api/v1/tables/{table['id']}", headers=bearer(table["write_token"]))
+    client.delete(f"/api/v1/tables/{table['id']}", headers=bearer(table["owner_token"]))
     assert facts_cache.get(table["id"]) is None and cache.latest(table["id"]) is None
 
 
@@ -202,7 +208,7 @@ def test_deleting_while_phones_write_leaves_nothing_behind(app: Flask) -> None:
         thread.start()
     started.wait()
     time.sleep(0.05)
-    assert app.test_client().delete(f"/api/v1/tables/{table['id']}", headers=bearer(table["write_token"])).status_code == 200
+    assert app.test_client().delete(f"/api/v1/tables/{table['id']}", headers=bearer(table["owner_token"])).status_code == 200
     for thread in phones:
         thread.join(60)
     assert set(statuses) <= {201, 404} and 404 in statuses
