@@ -40,6 +40,8 @@ def options_schema(game: str) -> dict[str, Any]:
 # here, takes ``?token=``, for EventSource).
 READ = {"path.table_id": "$response.body#/id", "header.Authorization": "Bearer {$response.body#/read_token}"}
 WRITE = {"path.table_id": "$response.body#/id", "header.Authorization": "Bearer {$response.body#/write_token}"}
+# The owner capability (the opener's): the only one that deletes the table or makes new codes.
+OWNER = {"path.table_id": "$response.body#/id", "header.Authorization": "Bearer {$response.body#/owner_token}"}
 # A move every new score pad accepts (1 point to the first side), so a client — or a fuzzer — that
 # does not know the game's moves can still write one and undo it; other games refuse it as not theirs.
 FIRST_POINTS = {"operationId": "postEvent", "parameters": WRITE, "requestBody": {"type": "points", "side": 0, "points": 1},
@@ -52,8 +54,14 @@ TABLE_LINKS = {
     "Undo": {"operationId": "undo", "parameters": WRITE, "description": "undo, with the write token"},
     "ScorePadPoints": FIRST_POINTS,
     "ReviewDeal": {"operationId": "reviewDeal", "parameters": READ, "description": "the review, with the read token"},
-    "DeleteTable": {"operationId": "deleteTable", "parameters": WRITE, "description": "erase the table"},
+    "NewCodes": {"operationId": "newCodes", "parameters": OWNER,
+                 "description": "new join and watch codes, with the owner token"},
+    "DeleteTable": {"operationId": "deleteTable", "parameters": OWNER, "description": "erase the table, with the owner token"},
 }
+# New codes: the table read with the new read token (the old one opens nothing any more).
+CODES_LINKS = {"GetTable": {"operationId": "getTable", "description": "the table, with the new read token",
+                            "parameters": {"path.table_id": "$request.path.table_id",
+                                           "header.Authorization": "Bearer {$response.body#/read_token}"}}}
 # After a move, the next move, its undo, or the review of the deal it may have finished, on the
 # same table with the same (write) token.
 SAME_TABLE = {"path.table_id": "$request.path.table_id", "header.Authorization": "$request.header.Authorization"}
@@ -73,10 +81,14 @@ def document() -> dict[str, Any]:
     games = [game for game in RULES if game in GAMES]
     state = {**_any([GAMES[g].STATE.__name__ for g in games]),
              "description": "the table's state: the four common fields and its game's own (see each <Game>State)"}
-    created = {"type": "object", "required": ["id", "write_token", "read_token", "join_url", "watch_url", "seq", "state"],
-               "properties": {"id": {"type": "string"}, "write_token": {"type": "string"},
-                              "read_token": {"type": "string"}, "join_url": {"type": "string"},
-                              "watch_url": {"type": "string"}, "seq": {"type": "integer"}, "state": state}}
+    codes = {"id": {"type": "string"}, "write_token": {"type": "string", "description": "writes (the join code)"},
+             "read_token": {"type": "string", "description": "reads (the watch code)"},
+             "join_url": {"type": "string"}, "watch_url": {"type": "string"}}
+    created = {"type": "object", "required": ["id", "write_token", "read_token", "owner_token", "join_url", "watch_url",
+                                              "seq", "state"],
+               "properties": {**codes, "seq": {"type": "integer"}, "state": state,
+                              "owner_token": {"type": "string", "description": "the opener's: deletes the table and "
+                                                                               "makes new codes; keep it private"}}}
     table = {"type": "object", "required": ["id", "game", "mode", "options", "players", "seq", "state"],
              "properties": {"id": {"type": "string"}, "game": {"type": "string", "enum": games},
                             "mode": {"type": "string", "enum": ["adjudicate", "tally"]}, "options": {"type": "object"},
@@ -128,6 +140,13 @@ def document() -> dict[str, Any]:
             "responses": {**_ok(200, {"type": "object", "required": ["seq", "state"],
                                       "properties": {"seq": {"type": "integer"}, "state": state}}),
                           **_errors(401, 403, 404, 409, BUSY)}}},
+        "/api/v1/tables/{table_id}/codes": {"post": {
+            "operationId": "newCodes", "parameters": [TABLE_ID], "security": AUTH,
+            "description": "New join and watch codes (owner token only): the old write and read tokens open nothing "
+                           "from now on; phones already seated keep their seats. This is how a leaked code is revoked.",
+            "responses": {"200": {**_ok(200, {"type": "object", "required": list(codes), "properties": codes})["200"],
+                                  "links": CODES_LINKS},
+                          **_errors(401, 403, 404, BUSY)}}},
         "/api/v1/games": {"get": {"operationId": "games", "responses": _ok(200, {"type": "object"})}},
         "/api/v1/tables/{table_id}/review": {"get": {
             "operationId": "reviewDeal", "security": AUTH,
@@ -149,7 +168,7 @@ def document() -> dict[str, Any]:
         "info": {"title": "scorekeeper", "version": "1",
                  "description": "Live score sheets for card games; see docs/api.md. Every game's events and state "
                                 "are described below (components: <Game>Event, <Game>State). A new table's answer "
-                                "links to every call on it (its id, write and read token)."},
+                                "links to every call on it (its id, and its owner, write and read tokens)."},
         "paths": paths,
         "components": {
             "securitySchemes": {
@@ -170,10 +189,11 @@ def document() -> dict[str, Any]:
 
 
 def delete_table() -> dict[str, Any]:
-    """``DELETE /api/v1/tables/{table_id}``: the table's write token erases it for everyone."""
+    """``DELETE /api/v1/tables/{table_id}``: the owner token erases the table for everyone."""
     deleted = {"type": "object", "required": ["id", "deleted"],
                "properties": {"id": {"type": "string"}, "deleted": {"type": "boolean", "const": True}}}
     return {"operationId": "deleteTable", "parameters": [TABLE_ID], "security": AUTH,
             "description": "Erase the table now: its names, seats and events leave the database; phones on its "
-                           "stream get `event: deleted`. Its tokens then open nothing (404). Write token only.",
+                           "stream get `event: deleted`. Its tokens then open nothing (404). The owner token only "
+                           "(the one the table's creation answered); the write token is 403.",
             "responses": {**_ok(200, deleted), **_errors(401, 403, 404, BUSY)}}

@@ -66,3 +66,25 @@ def test_a_header_that_is_not_bearer_does_not_fall_back_to_the_query_token(clien
     opened.close()
     assert client.get(url, headers={"Authorization": "Basic eA=="}).status_code == 401
     assert client.get(url, headers={"Authorization": "Bearer nope"}).status_code == 403
+
+
+def test_a_new_tables_links_lead_to_every_operation_on_it_with_the_right_token(client) -> None:
+    """No credentials beforehand: the answer to a new table (or an import) links to each call on
+    it with the token it takes — the owner's to delete and make new codes (issue 40)."""
+    doc = client.get("/api/v1/openapi.json").json
+    operations = {op["operationId"]: (path, method) for path, item in doc["paths"].items() for method, op in item.items()}
+    for creator in ("createTable", "importTable"):
+        path, method = operations[creator]
+        answer = doc["paths"][path][method]["responses"]["201"]
+        assert "owner_token" in answer["content"]["application/json"]["schema"]["required"]
+        links = {link["operationId"]: link["parameters"]["header.Authorization"] for link in answer["links"].values()
+                 if "header.Authorization" in link["parameters"]}
+        assert links["deleteTable"] == links["newCodes"] == "Bearer {$response.body#/owner_token}"
+        assert links["getTable"] == links["exportEvents"] == links["reviewDeal"] == "Bearer {$response.body#/read_token}"
+        assert links["postEvent"] == links["undo"] == "Bearer {$response.body#/write_token}"
+    with_table = {op for op, (path, _) in operations.items() if "{table_id}" in path}
+    linked = {link["operationId"] for link in doc["paths"]["/api/v1/tables"]["post"]["responses"]["201"]["links"].values()}
+    assert with_table <= linked
+    assert all(requirement == {"bearer": []} for path, item in doc["paths"].items() for op in item.values()
+               for requirement in op.get("security", []))
+    assert set(doc["components"]["securitySchemes"]) == {"bearer"}
