@@ -317,10 +317,10 @@ def _card(game: str) -> JSON:
 
 
 def _cards(game: str) -> JSON:
-    from scorekeeper.schemas.common import FRENCH_CARDS
-
+    card = _card(game)["pattern"][1:-1]
+    # The desk splits a string of cards at whitespace only (str.split), not at commas as events do.
     return {"anyOf": [{"type": "array", "maxItems": 60, "items": _card(game)},
-                      {"type": "string", "pattern": FRENCH_CARDS}],
+                      {"type": "string", "pattern": f"^\\s*(?:{card}(?:\\s+{card})*)?\\s*$"}],
             "description": "cards: a list, or one string of cards separated by spaces"}
 
 
