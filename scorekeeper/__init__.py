@@ -101,8 +101,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         hops = int(app.config["PROXY_COUNT"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
+    from scorekeeper.redact import filter_logs
     from scorekeeper.web import register
 
+    filter_logs(app.logger)  # a traceback names the path it failed on: /t/<id>/k/<token>
     register(app)
     limiter.verify(app)
     from scorekeeper import commands

@@ -69,6 +69,8 @@ def settings(environ: Mapping[str, str] = os.environ, host: str = "0.0.0.0", por
         "timeout": 60,
         "keepalive": 5,
         "accesslog": environ.get("ACCESS_LOG", "-") or None,
+        # Tokens redacted in the access and error logs, whatever access_log_format says (scorekeeper/redact.py)
+        "logger_class": "scorekeeper.server_log.RedactingLogger",
         "control_socket_disable": True,  # two gunicorns on one machine must not clash (gunicorn 27)
         # /metrics across workers: a shared PROMETHEUS_MULTIPROC_DIR, METRICS_BIND, dead workers' streams dropped
         "when_ready": metrics.when_ready,

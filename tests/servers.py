@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,8 +34,10 @@ class Server:
     """``gunicorn --config python:scorekeeper.gunicorn_conf 'scorekeeper:create_app()'`` on a free
     port; ``env`` overrides the environment (``WEB_CONCURRENCY``, ``SSE_MAX_STREAMS`` …)."""
 
-    def __init__(self, url: str, workers: int = 1, port: int | None = None, **env: str) -> None:
+    def __init__(self, url: str, workers: int = 1, port: int | None = None, logs: Path | None = None,
+                 **env: str) -> None:
         self.url = url
+        self.logs = logs  # a folder: the server's stdout (access log) and stderr (error log) land there
         self.workers = workers
         self.port = port or free_port()
         self.env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "prod-test",
@@ -50,10 +53,17 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 90) -> None:
+        out: Any = subprocess.DEVNULL
+        err: Any = subprocess.PIPE
+        if self.logs is not None:
+            out, err = (open(self.logs / name, "ab") for name in ("stdout.log", "stderr.log"))  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--config", "python:scorekeeper.gunicorn_conf",
              "scorekeeper:create_app()"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+            cwd=ROOT, env=self.env, stdout=out, stderr=err, start_new_session=True)
+        if self.logs is not None:
+            out.close()
+            err.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -93,7 +93,9 @@ def cap_of(table: Table) -> str | None:
             return "read"  # moved to the server: the phone's copy would diverge from it
     if cap in ("read", "write"):
         return str(cap)
-    token = request.args.get("token") or request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    # A page takes its capability from the cookie the join or watch link stored, or a bearer
+    # header; never from the address, which logs and browser histories keep.
+    token = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
     return service.capability(table, token or None)
 
 

@@ -19,7 +19,9 @@ def metrics() -> Response:
     if not expected:
         abort(404)
     header = request.headers.get("Authorization", "")
-    given = header[7:].strip() if header.startswith("Bearer ") else request.args.get("token", "")
+    # The header only: a token in the address would stand in the access log (Prometheus sends
+    # it as `authorization: {credentials: …}` or `bearer_token`).
+    given = header[7:].strip() if header.startswith("Bearer ") else ""
     if not given:
         return Response("send the metrics token: Authorization: Bearer <METRICS_TOKEN>\n", 401,
                         {"WWW-Authenticate": 'Bearer realm="metrics"'}, mimetype="text/plain")

@@ -50,3 +50,32 @@ def test_deleting_works_without_script(browser: Browser, live_server: str) -> No
     _delete(page)
     expect(page.locator("#table-deleted")).to_be_visible()
     assert page.goto(table_url).status == 404
+
+
+def test_only_the_opener_deletes_and_a_new_code_locks_out_a_photo_of_the_old_one(browser: Browser, live_server: str) -> None:
+    anna = browser.new_context(locale="en-GB").new_page()
+    create_scorepad(anna, live_server, ["Anna", "Bo"])
+    old_join = anna.locator(".qr-join a.url").inner_text()
+    bo = browser.new_context(locale="en-GB").new_page()
+    bo.goto(old_join)
+    bo.get_by_role("button", name="Bo", exact=True).click()
+    expect(bo.locator("#leave-table")).to_be_visible()
+    assert bo.locator("#delete-table").count() == 0 and bo.locator("#new-codes").count() == 0
+    neighbour = browser.new_context(locale="en-GB").new_page()  # scanned a photo of the code, took no seat
+    neighbour.goto(old_join)
+    expect(neighbour.locator("#seats-h")).to_be_visible()
+
+    anna.locator("#new-codes summary").click()
+    anna.get_by_role("button", name="Make new codes").click()
+    expect(anna.locator("#codes-recoded")).to_be_visible()
+    new_join = anna.locator(".qr-join a.url").inner_text()
+    assert new_join != old_join
+    response = neighbour.reload()
+    assert response is not None and response.status == 403
+    response = browser.new_context(locale="en-GB").new_page().goto(old_join)
+    assert response is not None and response.status == 403
+    bo.reload()
+    expect(bo.locator(".meta")).to_contain_text("You are Bo")  # seated: still at the table
+    late = browser.new_context(locale="en-GB").new_page()
+    late.goto(new_join)
+    expect(late.locator("#seats-h")).to_be_visible()

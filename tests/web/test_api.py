@@ -276,6 +276,18 @@ def test_stream_sends_current_seq_then_each_new_one(api: Api, client, app) -> No
     assert ": ping" in body
 
 
+@pytest.mark.parametrize("path", ["", "/events", "/review"])
+def test_a_json_read_takes_its_token_from_the_header_only(api: Api, client, path: str) -> None:
+    """A token in an address lands in access logs and histories: only the stream, whose
+    EventSource cannot send a header, takes ``?token=`` (issue 40)."""
+    table = api.table()
+    url = f"/api/v1/tables/{table['id']}{path}"
+    for token in (table["read_token"], table["write_token"]):
+        refused = client.get(f"{url}?token={token}")
+        assert refused.status_code == 401 and error_of(refused)["code"] == "unauthorized"
+        assert client.get(url, headers={"Authorization": f"Bearer {token}"}).status_code == 200
+
+
 def test_games_lists_every_registered_game(client) -> None:
     games = {g["id"] for g in client.get("/api/v1/games").json["games"]}
     assert "scorepad" in games

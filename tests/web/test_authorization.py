@@ -230,6 +230,8 @@ def test_a_cookie_of_an_expired_table_finds_nothing(tables: Tables, route: str) 
 def test_pages_need_a_capability_and_join_qr_needs_write(tables: Tables, path: str) -> None:
     url = path.replace("<table_id>", tables.a["id"])
     assert tables.app.test_client().get(url).status_code == 403
+    for token in ("read_token", "write_token"):  # a page reads no token from its address (issue 40)
+        assert tables.app.test_client().get(f"{url}?token={tables.a[token]}").status_code == 403
     assert tables.stale().get(url).status_code == 403
     assert tables.entered(tables.b, "write_token").get(url).status_code == 403
     watcher = tables.entered(tables.a, "read_token").get(url, buffered=False)

@@ -88,3 +88,17 @@ def test_a_new_tables_links_lead_to_every_operation_on_it_with_the_right_token(c
     assert all(requirement == {"bearer": []} for path, item in doc["paths"].items() for op in item.values()
                for requirement in op.get("security", []))
     assert set(doc["components"]["securitySchemes"]) == {"bearer"}
+
+
+def test_the_document_takes_no_token_in_the_query(client) -> None:
+    """Reads as writes: the token in the Authorization header, never in an address (issue 40)."""
+    import json
+
+    doc = client.get("/api/v1/openapi.json").json
+    for path, operations in doc["paths"].items():
+        for method, operation in operations.items():
+            query = [p["name"] for p in operation.get("parameters", []) if p["in"] == "query"]
+            assert "token" not in query, (method, path)
+            assert all(set(need) <= {"bearer"} for need in operation.get("security", [])), (method, path)
+    assert set(doc["components"]["securitySchemes"]) == {"bearer"}
+    assert "query.token" not in json.dumps(doc)  # the links put the read token in the header too

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from flask.testing import FlaskClient
 
 from tests.web.conftest import Api
 
@@ -50,6 +51,13 @@ def forget_caches() -> None:
     facts_cache.clear()
 
 
+def watcher(app: Flask, table: dict[str, Any]) -> FlaskClient:
+    """A phone that opened the table's watch link: its pages read the capability from the cookie."""
+    client = app.test_client()
+    assert client.get(f"/t/{table['id']}/k/{table['read_token']}").status_code == 302
+    return client
+
+
 def mulle(api: Api) -> dict[str, Any]:
     table = api.table(game="mulle", players=["Anna", "Bo"])
     dealt = api.post(table, {"type": "deal", "dealer": 0, "table": ["4H", "9S", "KC", "7D"]})
@@ -80,12 +88,12 @@ def test_a_stored_move_the_rules_now_refuse_stands_and_the_table_plays_on(app: F
     review = app.test_client().get(f"/api/v1/tables/{table['id']}/review",
                                    headers={"Authorization": f"Bearer {table['read_token']}"})
     assert review.status_code == 422 and review.json["error"]["rule"] == "MULLE-CAP-4"
-    assert app.test_client().get(f"/t/{table['id']}/review?token={table['read_token']}").status_code == 422
+    assert watcher(app, table).get(f"/t/{table['id']}/review").status_code == 422
     assert api.undo(table).status_code == 200
     assert api.undo(table).status_code == 200  # takes back the stored move itself
     assert api.get(table).json["stored_moves"] == []
     for page in ("", "/history"):
-        html = app.test_client().get(f"/t/{table['id']}{page}?token={table['read_token']}")
+        html = watcher(app, table).get(f"/t/{table['id']}{page}")
         assert html.status_code == 200, page
 
 
@@ -98,13 +106,13 @@ def test_a_stored_move_the_engine_cannot_carry_out_is_set_aside_visibly(app: Fla
     assert [(m["seq"], m["status"], m["rule"]) for m in body["stored_moves"]] == [(seq, "set_aside", "MULLE-TURN-2")]
     moved = api.post(table, {"type": "play", "player": 1, "card": "9C", "capture": ["9S"]})
     assert moved.status_code == 201, moved.json
-    client = app.test_client()
-    assert client.get(f"/t/{table['id']}/review?token={table['read_token']}").status_code == 200
-    history = client.get(f"/t/{table['id']}/history?token={table['read_token']}")
+    client = watcher(app, table)
+    assert client.get(f"/t/{table['id']}/review").status_code == 200
+    history = client.get(f"/t/{table['id']}/history")
     assert history.status_code == 200
     html = history.get_data(as_text=True)
     assert html.count(f'data-stored-move="{seq}"') == 1 and "MULLE-TURN-2" in html
-    page = client.get(f"/t/{table['id']}?token={table['read_token']}").get_data(as_text=True)
+    page = client.get(f"/t/{table['id']}").get_data(as_text=True)
     assert page.count(f'data-stored-move="{seq}"') == 1
     exported = api.events(table).json["events"]
     assert [e["event"] for e in exported][1] == IMPOSSIBLE  # the log itself is never rewritten
@@ -144,10 +152,10 @@ def test_a_damaged_entry_never_gives_500(app: Flask, api: Api) -> None:
     assert body["state"]["to_act"] == 1 and len(body["state"]["table"]) == 4
     assert [(m["seq"], m["status"]) for m in body["stored_moves"]] == [(s, "damaged") for s in seqs.values()]
     assert all(m["message"] for m in body["stored_moves"])
-    client = app.test_client()
-    assert client.get(f"/t/{table['id']}/review?token={table['read_token']}").status_code == 200
+    client = watcher(app, table)
+    assert client.get(f"/t/{table['id']}/review").status_code == 200
     for page in ("", "/history"):
-        html = client.get(f"/t/{table['id']}{page}?token={table['read_token']}")
+        html = client.get(f"/t/{table['id']}{page}")
         assert html.status_code == 200, page
         text = html.get_data(as_text=True)
         for seq in seqs.values():
@@ -161,7 +169,7 @@ def test_a_damaged_entry_never_gives_500(app: Flask, api: Api) -> None:
         assert events[seq].get("damaged") is (None if name == "hand_edit_fields" else True), name
         assert events[seq]["event"] == (raw if raw is not None else payload), name
     assert "damaged" not in events[1]
-    assert client.get(f"/t/{table['id']}/export.json?token={table['read_token']}").status_code == 200
+    assert client.get(f"/t/{table['id']}/export.json").status_code == 200
     moved = api.post(table, {"type": "play", "player": 1, "card": "9C", "capture": ["9S"]})
     assert moved.status_code == 201, moved.json
     assert api.undo(table).status_code == 200
