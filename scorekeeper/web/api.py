@@ -116,7 +116,7 @@ def _codes_json(table: Table) -> dict[str, Any]:
 def import_() -> tuple[Response, int]:
     data = _body()
     _check_export(data)
-    table = service.import_table(data)
+    table = service.import_table(data, fitted=_schemas_checked())
     return jsonify({**_codes_json(table), "owner_token": table.owner_token, "seq": table.head_seq,
                     "state": service.state_json(table)}), 201
 
@@ -186,7 +186,7 @@ def post_event(table_id: str) -> tuple[Response, int]:
     body = _body()
     expected = body.pop("expected_seq", None)
     _check_shape(table.game, body)
-    done = service.record(table, body, expected)
+    done = service.record(table, body, expected, fitted=_schemas_checked())
     return jsonify({"seq": done.seq, "events_scored": done.scored, "state": done.state}), 201
 
 
@@ -197,13 +197,34 @@ def _check_shape(game: str, event: dict[str, Any]) -> None:
     try:
         _schema_check(game, event)
     except MalformedEvent as exc:
+        # The document's body takes every game's events: one that fits another game's schema
+        # fits the document, and it is this table that cannot take it.
+        from scorekeeper.engine import RULES
+
+        if any(_fits(other, event) for other in RULES if other != game):
+            raise TableError(422, "illegal_move", tr("this table's game and mode take no such event: %(why)s",
+                                                     why=service.from_engine(exc).message),
+                             service.TABLE_GAME_RULE) from None
         raise service.from_engine(exc) from None
+
+
+def _fits(game: str, event: dict[str, Any]) -> bool:
+    try:
+        _schema_check(game, event)
+    except MalformedEvent:
+        return False
+    return True
+
+
+def _schemas_checked() -> bool:
+    """Whether each event was checked against its game's schema (not on a phone, ``PHONE``)."""
+    return not current_app.config.get("PHONE")
 
 
 def _schema_check(game: str, event: dict[str, Any]) -> None:
     """The schema models are pydantic's, whose core is compiled and not on a phone (``PHONE``):
     there the engine's own checks answer a malformed event (400 malformed_event, 422 with a rule)."""
-    if current_app.config.get("PHONE"):
+    if not _schemas_checked():
         return
     from scorekeeper.schemas import check_event  # imported only where pydantic is installed
 
