@@ -18,7 +18,13 @@ from scorekeeper.engine.base import MODES, MalformedEvent, RuleViolation, SetupE
 from scorekeeper.extensions import db
 from scorekeeper.localize import localize, tr
 from scorekeeper.models import Seat, Table
-from scorekeeper.service.errors import MAX_NAME, TABLE_NAMES_RULE, TableError, bad_request, from_engine
+from scorekeeper.service.errors import (
+    MAX_NAME,
+    TABLE_NAMES_RULE,
+    TableError,
+    bad_request,
+    from_engine,
+)
 from scorekeeper.service.options import PLATFORM_OPTIONS, engine_options
 
 logger = logging.getLogger(__name__)
