@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from functools import cache
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -151,6 +152,7 @@ def _check_export(data: dict[str, Any]) -> None:
             continue
         try:
             _schema_check(game, payload)
+            _mode_check(game, data.get("mode") or "adjudicate", payload)
         except MalformedEvent as exc:
             err = service.from_engine(exc)
             raise TableError(err.status, err.code, tr("event %(n)s: %(message)s", n=number, message=err.message)) \
@@ -214,6 +216,22 @@ def _fits(game: str, event: dict[str, Any]) -> bool:
     except MalformedEvent:
         return False
     return True
+
+
+def _mode_check(game: str, mode: Any, event: dict[str, Any]) -> None:
+    """An import's events are its game's and mode's in the document (a tally sheet takes no card
+    play): another mode's event does not fit the body, so it is 400 like any misfit."""
+    if not _schemas_checked() or mode not in ("adjudicate", "tally"):
+        return
+    if event.get("type") not in _mode_kinds(game, mode):
+        raise MalformedEvent(f"a {mode} table takes no {event.get('type')!r} event", event)
+
+
+@cache
+def _mode_kinds(game: str, mode: str) -> frozenset[str]:
+    from scorekeeper.web.openapi_bodies import mode_events
+
+    return frozenset(mode_events(game, mode)["discriminator"]["mapping"])
 
 
 def _schemas_checked() -> bool:

@@ -347,43 +347,56 @@ def _trick(game: str, first: bool) -> JSON:
                            "options": options}}
 
 
-def _pot() -> JSON:
-    tricks = {"type": ["integer", "null"], "minimum": 0, "maximum": 7}
-    return {"type": "object", "title": "mousel pot", "required": ["kind", "tricks", "pot", "taker"],
+def _when(path: tuple[str, ...], value: Any, then: JSON) -> JSON:
+    """``then`` where the field at ``path`` is ``value`` (a flag the desk reads another field under)."""
+    cond: JSON = {"const": value}
+    for key in reversed(path):
+        cond = {"type": "object", "required": [key], "properties": {key: cond}}
+    return {"if": cond, "then": then}
+
+
+def _pot(n: int) -> JSON:
+    # One schema per number of seats: the length of ``tricks`` is the table's, and every seat
+    # index and trick count is bounded by it (MOUSEL-COMP-3: N seats, N cards each).
+    tricks = {"type": ["integer", "null"], "minimum": 0, "maximum": n}
+    return {"type": "object", "title": f"mousel pot, {n} seats", "required": ["kind", "tricks", "pot", "taker"],
             "properties": {"kind": _kind("mousel", "pot", False), "pot": {"type": "integer", "minimum": 0,
                                                                           "maximum": 1_000_000},
-                           "taker": {"type": "integer", "minimum": 0, "maximum": 6},
-                           "tricks": {"type": "array", "minItems": 2, "maxItems": 7, "items": tricks,
+                           "taker": {"type": "integer", "minimum": 0, "maximum": n - 1},
+                           "tricks": {"type": "array", "minItems": n, "maxItems": n, "items": tricks,
                                       "description": "each seat's tricks (null: folded); as many as seats"},
-                           "revokers": _seat_list(6),
+                           "revokers": _seat_list(n - 1),
                            "last": {"description": "true: the announced last deal (read only with end_lastdeal)"},
-                           "options": _bools("round_largest", "end_lastdeal")}}
+                           "options": _bools("round_largest", "end_lastdeal")},
+            **_when(("options", "end_lastdeal"), True, {"properties": {"last": {"type": "boolean"}}})}
 
 
-def _sheet() -> JSON:
-    return {"type": "object", "title": "mulatschak sheet", "required": ["kind", "tricks", "declarer", "bid", "trump"],
+def _sheet(n: int) -> JSON:
+    return {"type": "object", "title": f"mulatschak sheet, {n} seats",
+            "required": ["kind", "tricks", "declarer", "bid", "trump"],
             "properties": {"kind": _kind("mulatschak", "sheet", False),
-                           "tricks": {"type": "array", "minItems": 2, "maxItems": 6,
+                           "tricks": {"type": "array", "minItems": n, "maxItems": n,
                                       "items": {"type": ["integer", "null"], "minimum": 0, "maximum": 5}},
-                           "declarer": {"type": "integer", "minimum": 0, "maximum": 5},
+                           "declarer": {"type": "integer", "minimum": 0, "maximum": n - 1},
                            "bid": {"type": "integer", "minimum": 1, "maximum": 5, "description": "5 = Muli"},
                            "trump": {"enum": _letters("HSLE")},
                            "collapses": {"type": "integer", "minimum": 0, "maximum": 10, "default": 0},
-                           "knocked": {"type": "boolean", "default": False}, "revokes": _seat_list(5),
-                           "breaker": {"description": "a failed Muli: the seat that broke it (read only then)"},
-                           "scores": {"type": "array", "minItems": 2, "maxItems": 6, "items": {"type": "integer"},
+                           "knocked": {"type": "boolean", "default": False}, "revokes": _seat_list(n - 1),
+                           "breaker": {"description": "a failed Muli: the seat that broke it, one that won a trick "
+                                                      "(read only then; any other is 422 MULAT-OPT-MULI-BREAKER)"},
+                           "scores": {"type": "array", "minItems": n, "maxItems": n, "items": {"type": "integer"},
                                       "description": "the sheet before this deal, one per seat (default 21 each)"},
                            "options": _bools("muli_breaker", "stayhome_flat", "stayhome_free", "collapse_cap")}}
 
 
-def _placement() -> JSON:
-    return {"type": "object", "title": "muggins placement", "required": ["card", "discards", "muggins"],
+def _placement(n: int) -> JSON:
+    return {"type": "object", "title": f"muggins placement, {n} seats", "required": ["card", "discards", "muggins"],
             "properties": {"kind": _kind("muggins", "placement", True), "card": _card("muggins"),
-                           "player": {"type": "integer", "minimum": 0, "maximum": 6, "default": 0},
+                           "player": {"type": "integer", "minimum": 0, "maximum": n - 1, "default": 0},
                            "muggins": {"type": "array", "minItems": 1, "maxItems": 4, "items": _card("muggins")},
-                           "discards": {"type": "array", "minItems": 3, "maxItems": 7,
+                           "discards": {"type": "array", "minItems": n, "maxItems": n,
                                         "items": {"anyOf": [_card("muggins"), {"type": "null"}]}},
-                           "cards": {"type": "array", "minItems": 3, "maxItems": 7,
+                           "cards": {"type": "array", "minItems": n, "maxItems": n,
                                      "items": {"type": "integer", "minimum": 0}},
                            "options": _bools("neighbour_only", "any_opponent")}}
 
@@ -396,6 +409,13 @@ def _capture(game: str) -> JSON:
         options["properties"] |= {"variant": {"enum": ["standard", "misar", "drag"], "default": "standard"},
                                   "drag_misar": {"description": "with variant drag: misär (a boolean)"},
                                   "misar_maxcount": {"description": "in misär: take the most cards (a boolean)"}}
+        flag = {"properties": {"drag_misar": {"type": "boolean"}}}
+        most = {"properties": {"misar_maxcount": {"type": "boolean"}}}
+        # Each flag is read only under the variant that has it.
+        options["allOf"] = [_when(("variant",), "drag", flag), _when(("variant",), "misar", most),
+                            {"if": {"type": "object", "required": ["variant", "drag_misar"],
+                                    "properties": {"variant": {"const": "drag"}, "drag_misar": {"const": True}}},
+                             "then": most}]
     return {"type": "object", "title": f"{game} capture", "required": ["played"],
             "properties": {"kind": _kind(game, "capture", True), "table": _cards(game), "played": _card(game),
                            "capture": _cards(game), "hand": _cards(game), "options": options}}
@@ -404,9 +424,9 @@ def _capture(game: str) -> JSON:
 def desk_bodies() -> dict[str, JSON]:
     """Per game, the positions the desk judges (``kind`` picks one; the first is the default)."""
     return {"mulle": _capture("mulle"), "kasino": _capture("kasino"),
-            "mousel": {"anyOf": [_trick("mousel", True), _pot()]},
-            "mulatschak": {"anyOf": [_trick("mulatschak", True), _sheet()]},
-            "muggins": _placement()}
+            "mousel": {"anyOf": [_trick("mousel", True), *(_pot(n) for n in range(2, 8))]},
+            "mulatschak": {"anyOf": [_trick("mulatschak", True), *(_sheet(n) for n in range(2, 7))]},
+            "muggins": {"anyOf": [_placement(n) for n in range(3, 8)]}}
 
 
 # A position of each kind the desk judges, as the examples of its operation: a client (or a

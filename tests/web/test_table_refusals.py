@@ -54,3 +54,35 @@ def test_names_equal_ignoring_case_are_422_with_a_rule(client) -> None:
                                     "message": answer.json["error"]["message"]}
     # The very same string twice breaks the schema's uniqueItems: a malformed body.
     assert client.post("/api/v1/tables", json={"game": "scorepad", "players": ["Anna", "Anna"]}).status_code == 400
+
+
+def _desk_validator(client, game: str):
+    import jsonschema_rs
+
+    doc = client.get("/api/v1/openapi.json").json
+    body = doc["paths"][f"/api/v1/desk/{game}"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    return jsonschema_rs.validator_for({**body, "components": doc["components"]})
+
+
+def test_the_desk_document_ties_seats_and_lists_to_the_number_of_seats(client) -> None:
+    """A seat beyond the lists, or lists of different lengths, do not fit the desk's schema (400)."""
+    muggins = _desk_validator(client, "muggins")
+    assert muggins.is_valid({"card": "6H", "discards": [None, "7S", None], "muggins": ["5C"], "player": 2})
+    assert not muggins.is_valid({"card": "6H", "discards": [None, "7S", None], "muggins": ["5C"], "player": 5})
+    mulatschak = _desk_validator(client, "mulatschak")
+    sheet = {"kind": "sheet", "declarer": 1, "bid": 2, "trump": "H", "tricks": [1, 3, 1, None]}
+    assert mulatschak.is_valid({**sheet, "scores": [21, 21, 21, 21]})
+    assert not mulatschak.is_valid({**sheet, "scores": [21, 21, 21]})
+    mousel = _desk_validator(client, "mousel")
+    pot = {"kind": "pot", "pot": 4, "tricks": [1, 3, 0, None]}
+    assert mousel.is_valid({**pot, "taker": 3}) and not mousel.is_valid({**pot, "taker": 5})
+    kasino = _desk_validator(client, "kasino")
+    assert not kasino.is_valid({"played": "7H", "options": {"variant": "drag", "drag_misar": None}})
+    assert kasino.is_valid({"played": "7H", "options": {"variant": "standard", "drag_misar": None}})
+
+
+def test_a_muli_breaker_who_won_no_trick_is_422_with_the_rule(client) -> None:
+    sheet = {"kind": "sheet", "declarer": 0, "bid": 5, "trump": "H", "tricks": [4, 1, 0], "breaker": 2}
+    answer = client.post("/api/v1/desk/mulatschak", json=sheet)
+    assert answer.status_code == 422, answer.json
+    assert answer.json["error"]["rule"] == "MULAT-OPT-MULI-BREAKER"

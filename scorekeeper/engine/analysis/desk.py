@@ -200,7 +200,9 @@ def mulatschak_sheet(body: Mapping[str, Any]) -> Worked:
         if breaker is None:
             breaker = next(s for s in range(n) if s != declarer and tricks[s])
         if isinstance(breaker, bool) or not isinstance(breaker, int) or not 0 <= breaker < n or not tricks[breaker]:
-            raise MalformedEvent(M("'breaker' must be a seat that won a trick (the first trick the Muli lost)"))
+            # Only the seat that won the trick the Muli lost broke it; the document cannot tie that to 'tricks'.
+            raise DeskError("MULAT-OPT-MULI-BREAKER",
+                            M("'breaker' must be a seat that won a trick (the first trick the Muli lost)"))
     counted = min(collapses, 1) if opts.collapse_cap else collapses
     causes = doubling_causes(trump.upper(), counted, knocked)
     m = 1 << len(causes)
