@@ -332,8 +332,9 @@ def _trick(game: str, first: bool) -> JSON:
     from scorekeeper.engine.analysis.desk_tricks import trick_game
 
     suits = trick_game(game).suits
+    last = trick_game(game).max_players - 1  # the game's largest table: the desk knows no other
     play = {"type": "object", "required": ["player", "card"],
-            "properties": {"player": {"type": "integer", "minimum": 0, "maximum": 6}, "card": _card(game)}}
+            "properties": {"player": {"type": "integer", "minimum": 0, "maximum": last}, "card": _card(game)}}
     trump: JSON = {"enum": [*_letters(suits), *([] if game == "mulatschak" else [None])],
                    "description": f"the trump suit, {', '.join(suits)}" + ("" if game == "mulatschak" else " or null")}
     options = _bools("pack52") if game == "mousel" else _bools("no_stichzwang", "pack36")

@@ -86,3 +86,9 @@ def test_a_muli_breaker_who_won_no_trick_is_422_with_the_rule(client) -> None:
     answer = client.post("/api/v1/desk/mulatschak", json=sheet)
     assert answer.status_code == 422, answer.json
     assert answer.json["error"]["rule"] == "MULAT-OPT-MULI-BREAKER"
+
+
+def test_a_trick_seat_is_bounded_by_the_games_largest_table(client) -> None:
+    mousel = _desk_validator(client, "mousel")
+    assert mousel.is_valid({"trick": [{"card": "9S", "player": 4}], "trump": "H"})
+    assert not mousel.is_valid({"trick": [{"card": "9S", "player": 5}], "trump": "H"})
