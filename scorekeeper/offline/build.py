@@ -21,8 +21,12 @@ from pathlib import Path
 
 from scorekeeper.paths import PACKAGE, STATIC, TEMPLATES
 
+# Where the pack lands, its files and version: the server's pages read them too (phone_pack).
+from scorekeeper.phone_pack import OFFLINE_FILES as OFFLINE_FILES
+from scorekeeper.phone_pack import OUT
+from scorekeeper.phone_pack import version as version
+
 ROOT = PACKAGE.parent
-OUT = ROOT / "build" / "offline"
 SOURCES = ROOT / "build" / "phone-sources"  # the zips of source, compiled into OUT's packs (precompile.mjs)
 # Compiled, or not needed on the phone: the app imports them only for what the phone never does
 # (serving under gunicorn and gevent, PostgreSQL, the OpenAPI schema) or a stand-in in site/ takes
@@ -31,9 +35,6 @@ LEFT_OUT = {"scorekeeper", "gunicorn", "orjson", "brotli", "brotlicffi", "pydant
             "annotated-types", "typing-inspection", "psycopg", "psycopg-binary", "greenlet",
             "backports-zstd", "importlib-metadata", "tomli", "inspect2",
             "gevent", "zope-event", "zope-interface", "cffi", "pycparser"}
-# Served under /offline/ and stored by the phone (templates/sw.js): Pyodide's files, then ours.
-OFFLINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
-                 "site.pack", "app.pack")
 STAMP = (2020, 1, 1, 0, 0, 0)
 # Only what the phone's pages read: babel's data for our three languages, no time-zone database
 # (the app keeps times in UTC), no alembic migrations' templates (the phone never migrates), no
@@ -150,13 +151,6 @@ def patch_pyodide(out: Path = OUT) -> bool:
                          "check scorekeeper/offline/build.py (_GOT) against the new Pyodide")
     loader.write_text(text.replace(_GOT, _GOT_ONLY_ASKED), encoding="utf-8")
     return True
-
-
-def version(out: Path = OUT) -> str | None:
-    try:
-        return str(json.loads((out / "version.json").read_text())["version"])
-    except (FileNotFoundError, ValueError, KeyError):
-        return None
 
 
 if __name__ == "__main__":

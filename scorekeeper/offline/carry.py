@@ -23,8 +23,8 @@ from sqlalchemy import JSON, DateTime, insert
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.schema import CreateTable
 
+from scorekeeper import phone_marks as marks
 from scorekeeper.extensions import db
-from scorekeeper.offline import marks
 
 # The event store's tables, parents first; each row belongs to one table (``id`` or ``table_id``).
 STORE = ("tables", "seats", "events")

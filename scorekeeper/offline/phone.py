@@ -16,6 +16,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from scorekeeper.phone_pack import CHUNK
+
 PREFIX = "/phone"
 _state: dict[str, Any] = {}
 
@@ -33,8 +35,9 @@ def prepare() -> None:
     from sqlalchemy import event
 
     from scorekeeper import create_app, service
+    from scorekeeper import phone_marks as marks
     from scorekeeper.extensions import db
-    from scorekeeper.offline import carry, marks
+    from scorekeeper.offline import carry
     from scorekeeper.web import views
 
     app = create_app({
@@ -171,8 +174,9 @@ def open_phone(database: Any, cookie: Any, host: str, chunked: bool = False) -> 
     changed; an older build's single record (or none) is written whole at the first change."""
     import random
 
+    from scorekeeper import phone_marks as marks
     from scorekeeper.extensions import db
-    from scorekeeper.offline import carry, marks
+    from scorekeeper.offline import carry
 
     if hasattr(database, "to_bytes"):
         database = database.to_bytes()
@@ -213,7 +217,7 @@ def _phone_pages(app: Any) -> None:
     """What only the phone's app shows: tables moved to the server, tables kept from an older copy."""
     from flask import Response, abort, session
 
-    from scorekeeper.offline import marks
+    from scorekeeper import phone_marks as marks
 
     app.jinja_env.globals.update(moved_to=marks.moved_to, kept_tables=marks.kept,
                                  kept_downloaded=lambda: session.get("kept_downloaded") or [])
@@ -238,9 +242,9 @@ def _remove_moved(table_id: str) -> Any:
     from flask import redirect, url_for
     from flask_babel import gettext as _
 
+    from scorekeeper import phone_marks as marks
     from scorekeeper import service
     from scorekeeper.extensions import db
-    from scorekeeper.offline import marks
     from scorekeeper.service import TableError
     from scorekeeper.web import access
 
@@ -262,7 +266,7 @@ def _remove_kept(table_id: str) -> Any:
     from flask import abort, redirect, request, session, url_for
     from flask_babel import gettext as _
 
-    from scorekeeper.offline import marks
+    from scorekeeper import phone_marks as marks
     from scorekeeper.service import TableError
 
     downloaded = session.get("kept_downloaded") or []
@@ -279,7 +283,7 @@ def _remove_kept(table_id: str) -> Any:
 
 def moved_to(table_id: str) -> str | None:
     """Where the table went, if this phone put it on the server already."""
-    from scorekeeper.offline import marks
+    from scorekeeper import phone_marks as marks
 
     with _state["app"].app_context():
         return marks.moved_to(table_id)
@@ -287,7 +291,7 @@ def moved_to(table_id: str) -> str | None:
 
 def moved(table_id: str, url: str) -> None:
     """The table is on the server now (its join link): the phone's copy turns read-only."""
-    from scorekeeper.offline import marks
+    from scorekeeper import phone_marks as marks
 
     with _state["app"].app_context():
         marks.mark_moved(table_id, url)
@@ -306,12 +310,6 @@ def _checked_in(connection: Any, _record: Any) -> None:
     if keep is not None:
         pieces, size, cookie = _changes_since_stored(connection)
         keep(_to_js(pieces), size, cookie)
-
-
-# The database is stored in pieces of this many bytes, one IndexedDB record each: a move changes a
-# few of SQLite's 4 KiB pages (the new event's, the table's row, their indexes' and the header), so
-# it rewrites a few pieces, not a database that grows with every table the phone has kept.
-CHUNK = 16 * 1024
 
 
 def changed_chunks(data: bytes, base: bytes | None, also: frozenset[int] = frozenset()) -> list[tuple[int, bytes]]:
@@ -358,9 +356,9 @@ def unstored() -> None:
     this request may have landed, and the next write puts them back. With no confirmed copy (the
     first write after an older build's record) the app keeps what it has, and the next write is
     the database whole."""
+    from scorekeeper import phone_marks as marks
     from scorekeeper import service
     from scorekeeper.extensions import db
-    from scorekeeper.offline import marks
 
     _state.pop("kept", None)
     base = _state.get("base")

@@ -10,6 +10,7 @@ table), ``log`` (history, export, import).
 from __future__ import annotations
 
 from scorekeeper.engine.base import RuleViolation
+from scorekeeper.service.codes import new_codes
 from scorekeeper.service.deletion import delete_table
 from scorekeeper.service.errors import (
     ENGINE_SLIPS,
@@ -53,7 +54,6 @@ from scorekeeper.service.tables import (
     create_table,
     get_table,
     head_seq,
-    new_codes,
     owns,
 )
 from scorekeeper.service.writes import Recorded, announce_seats, check_event, record, undo

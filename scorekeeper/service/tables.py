@@ -176,17 +176,3 @@ def owns(table: Table | Any, token: str | None) -> bool:
     if owner is None:
         return capability(table, token) == "write"
     return _same(token.encode(), owner)
-
-
-def new_codes(table: Table) -> Table:
-    """New join and watch codes: the old QR codes and links open nothing from now on, and a phone
-    that opened them keeps its access only while it holds a seat (web/access.py). The owner
-    capability stays, so the owner can do this again."""
-    from scorekeeper.service.facts import forget_everywhere  # facts imports this module
-
-    table.write_token = secrets.token_urlsafe(24)
-    table.read_token = secrets.token_urlsafe(24)
-    table.codes = (table.codes or 0) + 1
-    forget_everywhere(table.id, db.session)
-    db.session.commit()
-    return table

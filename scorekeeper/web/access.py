@@ -16,6 +16,7 @@ from flask import current_app, request, session
 from scorekeeper import service
 from scorekeeper.extensions import db
 from scorekeeper.models import Table
+from scorekeeper.phone_marks import moved_to
 
 # A browser drops a cookie over 4 KB, and with it every table the phone had joined; an entry
 # takes about 50 bytes, so the cookie keeps the tables this phone used last.
@@ -78,19 +79,16 @@ def is_owner(table: Table) -> bool:
     """Whether this phone opened the table (its cookie holds the owner capability). A table opened
     before owners were kept has none: any phone that may write stands in (SECURITY.md)."""
     entry = _tables().get(table.id) or {}
-    if table.owner_token is None:
-        return cap_of(table) == "write"
-    return bool(entry.get("own")) and entry.get("cap") == "write"
+    if cap_of(table) != "write":  # e.g. a phone's copy of a table it moved to the server: read-only
+        return False
+    return table.owner_token is None or bool(entry.get("own"))
 
 
 def cap_of(table: Table) -> str | None:
     entry = _tables().get(table.id) or {}
     cap = _current(table, entry)
-    if cap == "write" and current_app.config.get("PHONE"):
-        from scorekeeper.offline.marks import moved_to
-
-        if moved_to(table.id):
-            return "read"  # moved to the server: the phone's copy would diverge from it
+    if cap == "write" and current_app.config.get("PHONE") and moved_to(table.id):
+        return "read"  # moved to the server: the phone's copy would diverge from it
     if cap in ("read", "write"):
         return str(cap)
     # A page takes its capability from the cookie the join or watch link stored, or a bearer

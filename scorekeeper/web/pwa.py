@@ -6,7 +6,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, render_template, url_for
 from flask_babel import gettext as _
 
-from scorekeeper.offline.phone import CHUNK
+from scorekeeper import phone_pack
+from scorekeeper.phone_pack import CHUNK, OFFLINE_FILES
 from scorekeeper.web import asset
 from scorekeeper.web.rulebook import load_book
 
@@ -60,9 +61,7 @@ OFFLINE_BASE = "/offline/"
 def phone_files() -> dict[str, object]:
     """What a phone stores to keep a table with no server (`make offline`; none in a bare install:
     then the create form offers no phone-only table and the service worker is as before)."""
-    from scorekeeper.offline.build import OFFLINE_FILES, version
-
-    built = version()
+    built = phone_pack.version()
     if built is None or current_app.config.get("PHONE"):
         return {"offline_files": [], "offline_version": "", "offline_base": OFFLINE_BASE}
     return {"offline_files": [OFFLINE_BASE + name for name in OFFLINE_FILES], "offline_version": built,

@@ -25,6 +25,7 @@ from scorekeeper.engine import RULES, RULES_VERSION
 from scorekeeper.engine.messages import TableNames, isolate
 from scorekeeper.extensions import limiter
 from scorekeeper.models import Table
+from scorekeeper.phone_marks import moved_to
 from scorekeeper.service import TableError
 from scorekeeper.web import access, json_input
 from scorekeeper.web.forms import whole_number
@@ -127,8 +128,6 @@ def enter(table_id: str, token: str) -> WerkzeugResponse:
 def _moved_to(table: Table) -> str | None:
     if not current_app.config.get("PHONE"):
         return None
-    from scorekeeper.offline.marks import moved_to
-
     return moved_to(table.id)
 
 

@@ -225,20 +225,22 @@ def test_card_controls_are_44_px_and_a_one_tap_card_is_undone_from_the_status_ba
     for i, name in enumerate(["Anna", "Bo", "Cleo"]):
         page.locator(f"#player{i}").fill(name)
     page.get_by_role("button", name="Open the table").click()
-    # Card controls are 44 px; the whole pack's one-tap grid (issue 26: thirteen ranks across a
-    # phone) is 44 px tall and at least WCAG 2.5.8's 24 px wide.
-    small = page.evaluate("""() => [...document.querySelectorAll('[data-card]')]
-        .map(el => [el.dataset.card, el.getBoundingClientRect(), el.matches('.card-grid .cell') ? 24 : 44])
-        .filter(([, r, w]) => r.width > 0 && (r.width < w || r.height < 44)).map(([c]) => c)""")
+    # Card controls are 44 px (issue 40: the whole pack's one-tap grid drew 26 px wide cells).
+    page.locator("#card-chooser [data-rank='5']").click()
+    small = page.evaluate("""() => [...document.querySelectorAll('[data-card], [data-rank]')]
+        .map(el => [el.dataset.card || el.dataset.rank, el.getBoundingClientRect()])
+        .filter(([, r]) => r.width > 0 && (r.width < 44 || r.height < 44)).map(([c]) => c)""")
     assert page.locator("[data-card]").count() >= 52 and small == []
-    for code in ("5H", "9C", "KD", "2S"):             # the grid: one tap a card
+    for code in ("5H", "9C", "KD", "2S"):             # the chooser: the rank, then the suit
         quiet(page)
-        page.locator(f".card-grid label[data-card='{code}']").click()
+        page.locator(f"#card-chooser [data-rank='{code[:-1]}']").click()
+        page.locator(f"#card-chooser label[data-card='{code}']").click()
     quiet(page)
     page.get_by_label("Cleo", exact=True).check()
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
-    page.locator(".card-grid label[data-card='4H']").click()
+    page.locator("#card-chooser [data-rank='4']").click()
+    page.locator("#card-chooser label[data-card='4H']").click()
     page.locator("button.mg-pile", has_text="Muggins pile 1").click()
     status = page.locator("#last-move")
     expect(status).to_contain_text("Anna turned 4♥ and put it on muggins pile 1")

@@ -40,6 +40,14 @@ OFF_SCREEN = """(root, whole) => {
   }).filter(Boolean);
 }"""
 
+# A visible control smaller than a fingertip (44×44 CSS px): Muggins' whole-pack grid drew cells
+# 26 px wide at 390 px (issue 40), where a finger covers two cards.
+THUMB = """root => [...root.querySelectorAll('button, a.button, summary, label[data-card], label[data-rank], label.choice')]
+  .filter(el => el.checkVisibility({visibilityProperty: true})).map(el => [el, el.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
+  .map(([el, r]) => `${el.dataset.card || el.dataset.rank || (el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30)}`
+    + ` ${Math.round(r.width)}×${Math.round(r.height)}`)"""
+
 
 class Phone:
     """One phone at the table: taps only what it sees, and notes every miss of the first screen."""
@@ -49,6 +57,7 @@ class Phone:
         self.misses: list[str] = []
         self.step = "opened"
         self.decision = "#decision"      # what holds the controls of the decision of the moment
+        self.thumb = ""                  # where every control must be a thumb wide (THUMB), if anywhere
 
     def quiet(self) -> None:
         self.page.wait_for_function("() => !document.querySelector('.htmx-request')")
@@ -74,6 +83,9 @@ class Phone:
         elif table:
             for where in cards.evaluate(OFF_SCREEN, True):
                 self.misses.append(f"{self.step}: table cards {where}")
+        if self.thumb:
+            for small in page.locator(self.thumb).evaluate(THUMB):
+                self.misses.append(f"{self.step}: smaller than a thumb: {small}")
         if len(self.misses) > before:
             self.shoot()
 
@@ -233,6 +245,38 @@ def test_muggins_turns_on_the_first_screen(phones: Callable[..., Phone], live_se
         phone.card(code)
         phone.button(pile)
     expect(phone.page.locator("#table-cards [data-card='3S']")).to_have_count(1)
+    phone.done()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, NARROW], ids=["390", "320"])
+@pytest.mark.parametrize(("locale", "players"), [("en-GB", 3), ("sv-SE", 3), ("de-DE", 4)])
+def test_muggins_cards_are_a_thumb_wide_on_the_first_screen(phones: Callable[..., Phone], live_server: str,
+                                                            viewport: dict[str, int], locale: str, players: int) -> None:
+    """Issue 40, item 6: every control of Muggins' play area (a rank, a suit, a pile, a card taken
+    back, a dealer) at least 44×44 CSS px, at every step of the set-up and of a turn, and each
+    decision still on the first screen — with four players too (their fourth seat on a row of its
+    own pushed the suits under the status bar)."""
+    phone = phones(viewport, locale)
+    names = ["Anna", "Bo", "Cleo", "Dora"][:players]
+    _sit(phone, live_server, "muggins", {}, names, decision="#decision")
+    page = phone.page
+    phone.thumb = ".mg"
+    phone.step = "the set-up"
+    phone.look(table=False)
+    for code in ("5H", "9C", "KD", "2S"):
+        phone.card(code, "pick", table=False)
+    phone.tap(page.locator("#decision .mg-chosen a.button").last, "take back 2S", table=False)
+    phone.card("2S", "pick", table=False)
+    expect(page.locator("#decision .mg-chosen .cardface:not(.mg-empty)")).to_have_count(4)
+    dealer = f"#decision label.choice:has(> input[name='dealer:int'][value='{players - 1}'])"
+    phone.tap(page.locator(dealer).last, f"{names[-1]} deals", table=False)     # so Anna starts
+    phone.tap(page.locator("#decision button[type=submit]"), "start the game")
+    # Anna's 4 on the 5♥, her 7 on her own pile (her turn ends), Bo's 6 on Anna's 7, his 3 on the 4.
+    for code, pile in (("4H", "[data-card='5H']"), ("7C", ":is(.acting *)"), ("6D", "[data-card='7C']"),
+                       ("3S", "[data-card='4H']")):
+        phone.card(code)
+        phone.tap(page.locator(f"#decision button.mg-pile{pile}"), f"{code} on {pile}")
+    expect(page.locator("#table-cards [data-card='3S']")).to_have_count(1)
     phone.done()
 
 

@@ -10,11 +10,9 @@ def fits_the_phone(page: Page) -> bool:
 
 
 def tap_card(page: Page, name: str, code: str) -> None:
-    """Tap a card: in the chooser (the setup's) its rank, then its suit; in the whole pack's grid
-    (the card turned) the card itself. The radio hides behind the face."""
-    rank = page.locator(f"#card-chooser [data-rank='{code[:-1]}']")
-    if rank.count():
-        rank.click()
+    """Tap a card in the chooser (the set-up's and the turn's alike): its rank, then its suit. The
+    radio hides behind the face."""
+    page.locator(f"#card-chooser [data-rank='{code[:-1]}']").click()
     page.locator(f"label:has(> input[name='{name}'][value='{code}'])").click()
 
 
@@ -81,3 +79,33 @@ def test_a_short_game_with_a_muggins_penalty(browser: Browser, live_server: str,
 
     page.get_by_role("link", name="The whole game, move by move").click()
     expect(page.get_by_text("Bo turned 6♦ and put it on their own discard pile")).to_be_visible()
+
+
+def test_set_up_and_a_turn_without_javascript(browser: Browser, live_server: str, playwright: Playwright) -> None:
+    """Issue 40: the card chosen rank, then suit, on a phone with no script — the rank opens its
+    suits by CSS alone, the form's own button sends the card, the pile's button posts the turn."""
+    phone = {**playwright.devices["Pixel 7"], "viewport": {"width": 320, "height": 664}}
+    page = browser.new_context(**phone, locale="en-GB", java_script_enabled=False).new_page()
+    page.goto(live_server + "/")
+    page.locator("input[name=game][value=muggins]").check()
+    for i, name in enumerate(["Anna", "Bo", "Cleo"]):
+        page.locator(f"#player{i}").fill(name)
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.get_by_text("Lay out the muggins cards")).to_be_visible()
+    for n, code in enumerate(("5H", "9C", "KD", "2S"), start=1):
+        suit = page.locator(f"#card-chooser label[data-card='{code}']")
+        expect(suit).to_be_hidden()
+        page.locator(f"#card-chooser [data-rank='{code[:-1]}']").click()
+        suit.click()
+        page.get_by_role("button", name="Add").click()
+        expect(page.locator(".mg-chosen .cardface:not(.mg-empty)")).to_have_count(n)
+    page.get_by_label("Cleo", exact=True).check()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
+    page.locator("#card-chooser [data-rank='4']").click()
+    page.locator("#card-chooser label[data-card='4H']").click()
+    page.get_by_role("button", name="Next: where did it go?").click()
+    expect(page.get_by_text("Where did Anna put the 4♥? Tap that pile.")).to_be_visible()
+    page.locator("button.mg-pile", has_text="Muggins pile 1").click()
+    expect(page.get_by_text("Anna goes on: turn the next card.")).to_be_visible()
+    expect(page.locator("#table-cards [data-card='4H']")).to_have_count(1)

@@ -167,11 +167,13 @@ def test_muggins_the_layout_and_a_card_on_a_pile(phone: Page) -> None:
     page = phone
     open_on_phone(page, "muggins", ["Anna", "Bo", "Cleo"])
     for n, code in enumerate(("5H", "9C", "KD", "2S"), start=1):
-        page.locator(f"label:has(> input[name='pick'][value='{code}'])").click()  # the pack's one-tap grid
+        page.locator(f"#card-chooser [data-rank='{code[:-1]}']").click()          # the rank, then the suit
+        page.locator(f"label:has(> input[name='pick'][value='{code}'])").click()
         expect(page.locator(".mg-chosen .cardface:not(.mg-empty)")).to_have_count(n)
     page.get_by_label("Cleo", exact=True).check()
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
+    page.locator("#card-chooser [data-rank='4']").click()
     page.locator("label:has(> input[name='card'][value='4H'])").click()
     page.locator("button.mg-pile", has_text="Muggins pile 1").click()
     expect(page.get_by_text("Anna goes on: turn the next card.")).to_be_visible()

@@ -284,14 +284,22 @@ def test_engine_refuses_nothing_a_real_table_does() -> None:
 
 
 def _proposals_are_the_full_audit(state: MouselState, event: Event) -> None:
-    """After every card, the revoke proposals name exactly what a full audit of the deal finds."""
+    """After every card, the revoke proposals name exactly what a full audit of the deal finds,
+    with its evidence, whether pending, confirmed or dismissed (issue 40: Mousel shares the audit
+    with Mulatschak, but its one duty is to follow, so no later card can prove a plainer one and
+    the first card of the suit led stays the evidence)."""
     invariants(state, event)
     deal, play = state.deal, state.play
     if deal is None or play is None or deal.trump_card is None:
         return
     plays = [t.plays for t in play.tricks] + ([play.current] if play.current else [])
-    audited = {(r.player, r.trick) for r in audit_revokes(plays, deal.trump_card.suit, state.opts.obligations)}
-    assert {(p.player, p.trick) for p in play.proposals if p.kind == "revoke"} == audited
+    audited = {(r.player, r.trick): r for r in audit_revokes(plays, deal.trump_card.suit, state.opts.obligations)}
+    revokes = [p for p in play.proposals if p.kind == "revoke"]
+    assert {(p.player, p.trick) for p in revokes} == set(audited)
+    for prop in revokes:
+        found = audited[(prop.player, prop.trick)]
+        assert (prop.rule, prop.card, prop.evidence, prop.evidence_trick, prop.data["led_suit"]) == \
+            ("MOUSEL-PLAY-2", found.card, found.evidence, found.evidence_trick, found.led_suit)
 
 
 def test_a_card_audits_its_own_player_only_and_misses_nothing() -> None:

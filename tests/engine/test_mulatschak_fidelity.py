@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,12 +79,25 @@ def test_pending_revoke_is_relabelled_when_later_plays_prove_a_plainer_duty() ->
     assert prop["status"] == "pending"
 
 
-def test_a_decided_proposal_keeps_its_label() -> None:
+@pytest.mark.parametrize("verdict, status", [("confirm", "confirmed"), ("dismiss", "dismissed")])
+def test_a_decided_proposal_is_relabelled_and_keeps_its_verdict(verdict: str, status: str) -> None:
+    """Issue 40: the table decided on player 2's AL at trick 1 while it read as a missed trump;
+    the 8H at trick 3 proves the duty was to follow (MULAT-PLAY-3). The label follows the cards,
+    the verdict stays, and the deal books as if the table had decided after the 8H."""
     s = three_players_declarer_1("E")
     events = relabel_deal()
-    s = run(s, *events[:5 + 6], {"type": "confirm", "proposal": 1}, *events[5 + 6:-1])
+    early = run(s, *events[:5 + 6], {"type": verdict, "proposal": 1})
+    [prop] = js(early)["proposals"]
+    assert (prop["kind"], prop["rule"], prop["status"]) == ("trump", "MULAT-PLAY-4", status)
+    s = run(early, *events[5 + 6:-1])
     [prop] = js(s)["proposals"]
-    assert (prop["kind"], prop["rule"], prop["status"]) == ("trump", "MULAT-PLAY-4", "confirmed")
+    assert (prop["kind"], prop["rule"], prop["evidence"], prop["evidence_trick"], prop["status"]) == \
+        ("follow", "MULAT-PLAY-3", "8H", 3, status)
+    assert "must follow Herz" in prop["message"] and "Herz-Achter (trick 3)" in prop["message"]
+    booked = run(s, events[-1])
+    late = run(three_players_declarer_1("E"), *events, {"type": verdict, "proposal": 1})
+    assert js(booked)["sheet"] == js(late)["sheet"] and js(booked)["scores"] == js(late)["scores"]
+    assert js(booked)["sheet"][0]["revokes"] == ([2] if verdict == "confirm" else [])
 
 
 @settings(max_examples=60)
@@ -200,6 +214,11 @@ def test_an_entered_hand_that_could_follow_relabels_a_pending_trump_proposal() -
     assert (prop["kind"], prop["rule"], prop["evidence"], prop["evidence_trick"], prop["status"]) == \
         ("follow", "MULAT-PLAY-3", "8H", None, "pending")
     assert "still holds Herz-Achter" in prop["message"]
+    # Once the held 8H is played (trick 3), the evidence says where, as a full audit does.
+    s = run(s, relabel_deal()[5 + 6])
+    [prop] = js(s)["proposals"]
+    assert (prop["kind"], prop["rule"], prop["evidence"], prop["evidence_trick"]) == ("follow", "MULAT-PLAY-3", "8H", 3)
+    assert "later played Herz-Achter (trick 3)" in prop["message"]
 
 
 def test_join_or_stay_home_over_a_standing_muli_bid_cites_stay_2() -> None:

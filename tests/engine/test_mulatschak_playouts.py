@@ -19,9 +19,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.cards import Card, german_pack
+from scorekeeper.engine.analysis.desk_tricks import judge_trick, trick_game
 from scorekeeper.engine.base import RuleViolation
-from scorekeeper.engine.mulatschak import ORDER, Mulatschak, MulState, Opts, resume
-from scorekeeper.engine.tricks import legal_cards, suit_of
+from scorekeeper.engine.mulatschak import BREACH_RULES, ORDER, Mulatschak, MulState, Opts, resume
+from scorekeeper.engine.tricks import audit_revokes, legal_cards, suit_of
 
 R = Mulatschak()
 WELI = Card("W", "")
@@ -32,8 +33,11 @@ MAX_DEALS = 6
 class Table:
     """Real cards on a simulated table; every move goes through the engine and must be accepted."""
 
-    def __init__(self, rnd: random.Random, n: int, options: dict[str, Any], scores: list[int], dealer: int) -> None:
+    def __init__(self, rnd: random.Random, n: int, options: dict[str, Any], scores: list[int], dealer: int,
+                 revoke_rate: float = 0.06, resolve_rate: float = 0.2) -> None:
         self.rnd = rnd
+        self.revoke_rate = revoke_rate
+        self.resolve_rate = resolve_rate
         self.n = n
         self.options = options
         self.opts = Opts(**options)
@@ -53,6 +57,7 @@ class Table:
                 R.apply(self.state, hint)
         self.state = R.apply(self.state, event)
         self.proposed |= {(prop.player, prop.trick) for prop in self.state.proposals}
+        proposals_name_the_proven_duty(self.state, self.options)
 
     def js(self) -> dict[str, Any]:
         return R.to_json(self.state)
@@ -303,7 +308,7 @@ class Table:
                 else:
                     raise AssertionError("an illegal card from an entered hand was accepted")
             card = rnd.choice(legal)
-            if illegal and p not in self.entered and rnd.random() < 0.06:
+            if illegal and p not in self.entered and rnd.random() < self.revoke_rate:
                 card = rnd.choice(illegal)
                 self.illegal.add((p, len(d["tricks"]) + (0 if current else 1)))
             hand.remove(card)
@@ -312,7 +317,7 @@ class Table:
                 assert self.deal_js()["cards_held"][p] == len(hand)
             if self.deal_js()["phase"] == "play":
                 self.maybe_enter(self.deal_js()["to_act"], 0.03)
-            self.resolve_some(0.2)
+            self.resolve_some(self.resolve_rate)
         if self.js()["phase"] == "review":
             self.resolve_some(1.0)
 
@@ -323,6 +328,32 @@ class Table:
                 if confirm:
                     self.confirmed.add(prop["player"])
                 self.send({"type": "confirm" if confirm else "dismiss", "proposal": prop["id"]})
+
+
+def proposals_name_the_proven_duty(state: MulState, options: dict[str, Any]) -> None:
+    """Every revoke proposal, whatever its status, names the strongest duty the cards known now
+    prove (follow before trump before head, MULAT-PLAY-3…5) and a card that proves it, as the
+    retroactive audit (which the review reports) and the dispute desk name it."""
+    deal = state.deal
+    if deal is None or deal.trump is None or not deal.tricks or deal.phase == "over":
+        assert not state.proposals   # booked: the proposals went with the deal
+        return
+    holding = {p: hand for p in range(state.n) if (hand := deal.current_hand(p)) is not None}
+    audit = {(r.player, r.trick): r for r in audit_revokes(deal.tricks, deal.trump, state.opts.duties, holding)}
+    assert {(p.player, p.trick) for p in state.proposals} == set(audit)
+    desk = trick_game("mulatschak", {k: v for k, v in options.items() if k in ("pack36", "no_stichzwang")})
+    for prop in state.proposals:
+        found = audit[(prop.player, prop.trick)]
+        assert prop.deal == deal.number and prop.card == found.card
+        assert (prop.kind, prop.rule, prop.evidence, prop.evidence_trick) == \
+            (found.kind, BREACH_RULES[found.kind], found.evidence, found.evidence_trick)
+        assert str(prop.message) == str(found.describe("german"))
+        trick = deal.tricks[prop.trick - 1]
+        later = [(s, c) for t in deal.tricks[prop.trick:] for s, c in t if s == prop.player]
+        later += [(prop.player, c) for c in holding.get(prop.player, ())]
+        [verdict] = [v for v in judge_trick(desk, deal.trump, trick, later).verdicts if v.player == prop.player]
+        assert (verdict.kind, verdict.breach, verdict.rule) == ("revoke", prop.kind, prop.rule)
+        assert prop.evidence in verdict.evidence
 
 
 # --- an independent score calculation (the spec's formulas, written out again) -----------------
@@ -418,3 +449,18 @@ def test_random_games(n: int, options: dict[str, Any], seed: int, low: bool) -> 
     assert R.to_json(tally)["sheet"] == sheet
     assert R.to_json(tally)["winner"] == table.js()["winner"]
 
+
+
+@given(n=st.integers(3, 6), options=options_strategy, seed=st.integers(0, 2**32 - 1))
+def test_revoke_proposals_follow_the_evidence_through_mid_deal_verdicts(n: int, options: dict[str, Any],
+                                                                       seed: int) -> None:
+    """Many deliberate revokes, and the table confirms or dismisses most proposals as soon as they
+    appear: after every event, each proposal (pending, confirmed or dismissed) names the duty
+    the cards known at that point prove (``proposals_name_the_proven_duty`` runs in ``send``)."""
+    rnd = random.Random(seed)
+    table = Table(rnd, n, options, [rnd.randint(10, 21) for _ in range(n)], dealer=rnd.randrange(n),
+                  revoke_rate=0.6, resolve_rate=0.7)
+    for _ in range(3):
+        table.play_deal()
+        if table.js()["over"]:
+            break

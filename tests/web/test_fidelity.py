@@ -3,6 +3,8 @@ the JSON API from their repros: the events, the status and the rule id the refus
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -132,3 +134,32 @@ def test_mulatschak_pickers_follow_a_card_reshuffled_into_the_new_stock() -> Non
     assert mulat_unseen(state, 2)["AE"] == 0 and mulat_unseen(state, 3)["AE"] == 1
     controls = mulat_exchange_controls(rules.to_json(state), state, rules.hints(state))
     assert controls["sau"] is False                      # player 4 cannot hold the Eichel-Sau
+
+
+# --- issue 40: a confirmed revoke takes the duty later cards prove ------------------------------
+
+REPROS = Path(__file__).resolve().parent / "repros"
+
+
+def test_mulatschak_confirmed_revoke_names_the_duty_later_cards_prove(api: Api) -> None:
+    """Deal 18, trick 1: P3 led the Laub-Sau (Schelle trumps) and P0 played the Eichel-Ober. His 8S
+    (trick 2) proved only a missed trump, and the table confirmed that; his 7L (trick 5) proves he
+    could follow Laub, so the confirmed proposal names MULAT-PLAY-3 with 7L, as the review does."""
+    repro = json.loads((REPROS / "mulatschak-revoke-kind.json").read_text())
+    table = table_after(api, "mulatschak", repro["players"], repro["events"])
+    state = api.get(table).json["state"]
+    [p0] = [p for p in state["proposals"] if p["player"] == 0]
+    assert (p0["id"], p0["deal"], p0["trick"], p0["card"], p0["status"]) == (20, 18, 1, "OE", "confirmed")
+    assert (p0["kind"], p0["rule"], p0["evidence"], p0["evidence_trick"]) == ("follow", "MULAT-PLAY-3", "7L", 5)
+    assert "must follow Laub" in p0["message"] and "Laub-Siebener (trick 5)" in p0["message"]
+    lines = api.client.get(f"/api/v1/tables/{table['id']}/review", query_string={"deal": 18},
+                           headers={"Authorization": f"Bearer {table['read_token']}"}).json["lines"]
+    [line] = [x for x in lines if x["player"] == 0 and x["facts"]["trick"] == 1]
+    assert (line["rule"], line["facts"]["kind"], line["facts"]["evidence"], line["facts"]["evidence_trick"]) == \
+        (p0["rule"], p0["kind"], p0["evidence"], p0["evidence_trick"])
+    # The verdict stands: P0 is booked as a revoker (MULAT-SCORE-9) once the last proposal is settled.
+    pending = [p["id"] for p in state["proposals"] if p["status"] == "pending"]
+    for ident in pending:
+        assert api.post(table, {"type": "dismiss", "proposal": ident}).status_code == 201
+    row = api.get(table).json["state"]["sheet"][-1]
+    assert row["deal"] == 18 and row["revokes"] == [0]

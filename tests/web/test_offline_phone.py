@@ -8,12 +8,13 @@ from pathlib import Path
 
 import orjson
 
+from scorekeeper import phone_pack
 from scorekeeper.models import Table
 from scorekeeper.offline import build
 
 
 def test_a_phone_table_that_reaches_the_server_is_refused_and_nothing_is_created(client, app, monkeypatch) -> None:
-    monkeypatch.setattr(build, "version", lambda out=build.OUT: "abc123")
+    monkeypatch.setattr(phone_pack, "version", lambda out=phone_pack.OUT: "abc123")
     page = client.get("/")
     assert 'name="where" value="phone"' in page.text and 'id="no-phone"' not in page.text
     answer = client.post("/tables", data={"game": "mulle", "players": ["Anna", "Bo"], "where": "phone"})
@@ -25,18 +26,18 @@ def test_a_phone_table_that_reaches_the_server_is_refused_and_nothing_is_created
 
 def test_a_server_without_the_phones_files_does_not_offer_a_phone_table(client, monkeypatch) -> None:
     """An installed wheel or `make serve` without `make offline`: no choice that would end in a 400."""
-    monkeypatch.setattr(build, "version", lambda out=build.OUT: None)
+    monkeypatch.setattr(phone_pack, "version", lambda out=phone_pack.OUT: None)
     for lang in ("en", "sv", "de"):
         page = client.get("/", headers={"Accept-Language": lang}).text
         assert 'value="phone"' not in page and 'id="no-phone"' in page
 
 
 def test_the_service_worker_lists_the_phone_files_only_when_they_are_built(client, monkeypatch) -> None:
-    monkeypatch.setattr(build, "version", lambda out=build.OUT: "abc123")
+    monkeypatch.setattr(phone_pack, "version", lambda out=phone_pack.OUT: "abc123")
     body = client.get("/sw.js").text
     assert '"/offline/pyodide.asm.wasm"' in body and "scorekeeper-phone-abc123" in body
     assert "wasm-unsafe-eval" in client.get("/sw.js").headers["Content-Security-Policy"]
-    monkeypatch.setattr(build, "version", lambda out=build.OUT: None)
+    monkeypatch.setattr(phone_pack, "version", lambda out=phone_pack.OUT: None)
     body = client.get("/sw.js").text
     assert "const PHONE_FILES = [];" in body and "import {" not in body
 
@@ -77,12 +78,12 @@ def test_the_phones_build_leaves_out_compiled_code_and_keeps_what_the_app_import
 def test_the_no_connection_page_leads_to_the_tables_kept_on_this_phone(client, monkeypatch) -> None:
     """At the cottage a reload of a server page falls back to /offline: the tables this phone keeps
     by itself are one tap away there — when this server gave the phone what it needs for them."""
-    monkeypatch.setattr(build, "version", lambda out=build.OUT: "abc123")
+    monkeypatch.setattr(phone_pack, "version", lambda out=phone_pack.OUT: "abc123")
     for lang, words in (("en", "Tables kept on this phone"), ("sv", "Bord som finns på den här telefonen"),
                         ("de", "Tische auf diesem Handy")):
         page = client.get("/offline", headers={"Accept-Language": lang}).text
         assert 'id="phone-tables"' in page and 'href="/phone/"' in page and words in page
-    monkeypatch.setattr(build, "version", lambda out=build.OUT: None)
+    monkeypatch.setattr(phone_pack, "version", lambda out=phone_pack.OUT: None)
     assert 'href="/phone/"' not in client.get("/offline").text
 
 

@@ -201,7 +201,7 @@ def test_a_kept_tables_reason_reads_in_the_phones_language(on_phone: Any, lang: 
 
 
 def test_a_column_this_build_cannot_fill_and_a_damaged_copy_read_in_plain_words(on_phone: Any) -> None:
-    from scorekeeper.offline import marks
+    from scorekeeper import phone_marks as marks
 
     on_phone()
     from flask import current_app  # noqa: F401
@@ -399,7 +399,7 @@ def test_the_phones_forms_carry_no_signed_token(on_phone: Any) -> None:
 
 def test_a_requests_answer_on_where_a_table_moved_follows_its_marks(on_phone: Any) -> None:
     """moved_to's answer is kept: marking and forgetting change the kept answer too."""
-    from scorekeeper.offline import marks
+    from scorekeeper import phone_marks as marks
 
     on_phone()
     table = new_table()
@@ -417,8 +417,8 @@ def test_where_a_table_moved_is_read_once_for_the_apps_life_and_again_on_a_datab
     (only this app writes it), and forgotten when the phone opens a database anew."""
     from sqlalchemy import event
 
+    from scorekeeper import phone_marks as marks
     from scorekeeper.extensions import db
-    from scorekeeper.offline import marks
 
     on_phone()
     table = new_table()

@@ -16,7 +16,7 @@ from typing import Any
 from scorekeeper.cards import Card
 from scorekeeper.engine.fishing.grouping import Grouping, Parts, assign_values
 from scorekeeper.engine.fishing.pack import FRENCH_RANKS, card_info
-from scorekeeper.engine.fishing.packing import Packing, add_each, groups_by_first
+from scorekeeper.engine.fishing.packing import Packing, Spread, add_totals, groups_by_first
 from scorekeeper.engine.fishing.schemes import SUIT_ORDER, ValueScheme, capture_values
 from scorekeeper.engine.fishing.search import kind_groups, kinds_of, partition, solve_kinds
 
@@ -44,7 +44,7 @@ def find_grouping(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> G
     least = state >> shift
     state &= (1 << shift) - 1
     # A small claim's search is over before its totals would be worked out (-1: all pass).
-    totals = _totals(state, least, specials) if len(taken) > _SMALL_CLAIM else -1
+    totals = add_totals(1 << least, state, _COUNT, specials) if len(taken) > _SMALL_CLAIM else -1
     for v, by_top, dead, multiples, least_of in by_value:
         # Cheap necessary conditions first: every kind taken fits some group of v, and some
         # total of the cards is a multiple of v. A claim failing them costs no search.
@@ -54,24 +54,6 @@ def find_grouping(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> G
         if solution is not None:
             return Grouping.deferred(v, _Claim(taken, scheme, units, solution), v)
     return None
-
-
-def _totals(state: int, least: int, specials: Sequence[tuple[int, int, list[int]]]) -> int:
-    """Every total the claimed cards can make, as bits (bit t: total t). ``least`` is the total
-    of their smallest values; a kind of ``specials`` (shift, offset, rows) — a card with two
-    values, or one that may be taken alone and so counts 0 — may add rows[count]'s offsets."""
-    bits = 1 << least
-    for field, offset, rows in specials:
-        count = (state >> field) & _COUNT
-        if not count:
-            continue
-        sums = rows[count]
-        bits >>= offset * count  # the rows count from the lowest offset (negative: taken alone)
-        if not sums & (sums - 1):
-            bits <<= sums.bit_length() - 1
-            continue
-        bits = add_each(bits, sums)
-    return bits
 
 
 def _find_slowly(played: Card, taken: Sequence[Card], scheme: ValueScheme) -> Grouping | None:
@@ -96,9 +78,9 @@ _CLAIM_MOST = (1 << (_FIELD - 1)) - 1  # bigger claims (never a real table) take
 _Units = dict[str, dict[str, int]]  # rank, suit: the card's unit in the packed counts
 _COUNT = (1 << (_FIELD - 1)) - 1  # a field's count bits
 # units; weights (units plus the card's smallest value above the counts) and that shift; the
-# kinds whose cards may count other than their smallest value (see _totals); per played value:
+# kinds whose cards may count other than their smallest value (packing.add_totals); per played value:
 # the groups by top field, the count bits of kinds in no group, the multiples of the value.
-_ClaimTables = tuple[_Units, _Units, int, list[tuple[int, int, list[int]]],
+_ClaimTables = tuple[_Units, _Units, int, list[Spread],
                      list[tuple[int, list[list[int]], int, int, dict[int, int]]]]
 _claim_cache: dict[int, tuple[ValueScheme, dict[str, dict[str, _ClaimTables]]]] = {}
 _claim_by_value: dict[ValueScheme, dict[str, dict[str, _ClaimTables]]] = {}
@@ -149,7 +131,7 @@ def _build_claim_tables(scheme: ValueScheme, played: Card, values: tuple[int, ..
     shift = _FIELD * (top + 1)
     weights: _Units = {rank: {suit: unit + (min(kind_of[Card(rank, suit)][0]) << shift)
                               for suit, unit in by_suit.items()} for rank, by_suit in units.items()}
-    specials: list[tuple[int, int, list[int]]] = []
+    specials: list[Spread] = []
     for f, (kind_values, alone) in enumerate(kinds):
         least = min(kind_values)
         offsets = sorted({x - least for x in kind_values} | ({-least} if alone else set()))
@@ -195,7 +177,7 @@ _GUARD = sum(1 << (_FIELD * (i + 1) - 1) for i in range(40))
 
 _SMALL_CLAIM = 6  # claims of up to this many cards skip the totals condition
 _PRUNE_AFTER = 48  # dead states met before every state is also checked against its totals
-_Totals = tuple[int, list[tuple[int, int, list[int]]], int, dict[int, int]]  # see _solve
+_Totals = tuple[int, list[Spread], int, dict[int, int]]  # see _solve
 
 
 class _Hard(Exception):
@@ -243,7 +225,7 @@ def _solve(state: int, least: int, by_top: Sequence[Sequence[int]], failed: set[
                 left = 0
                 if totals is not None:
                     left = least - totals[3][group]
-                    if not _totals(rest, left, totals[1]) & totals[2]:
+                    if not add_totals(1 << left, rest, _COUNT, totals[1]) & totals[2]:
                         failed.add(rest)
                         continue
                 if _solve(rest, left, by_top, failed, chosen, totals):

@@ -110,6 +110,29 @@ def sized_groups_by_first(values: Sequence[tuple[int, ...]], packing: Packing, v
     return sized
 
 
+# A kind whose count may add more than one total: (the shift of its count's field, how far its
+# rows count below the totals' base, rows[count] = the totals count cards of it add, as bits).
+Spread = tuple[int, int, list[int]]
+
+
+def add_totals(bits: int, state: int, mask: int, spreads: Sequence[Spread]) -> int:
+    """The totals ``bits`` (bit t: total t) with the cards counted in ``state``'s fields added,
+    each kind by its ``spreads`` row. The one totals condition of the capture check: the claim
+    tables' (claims._totals, offsets from each kind's smallest value) and the slow path's
+    (search._Totals, offsets 0); the caller tests the result against the multiples of v."""
+    for field, offset, rows in spreads:
+        count = (state >> field) & mask
+        if not count:
+            continue
+        sums = rows[count]
+        bits >>= offset * count  # the rows count from the lowest offset (negative: taken alone)
+        if not sums & (sums - 1):  # one possible sum: a plain shift
+            bits <<= sums.bit_length() - 1
+            continue
+        bits = add_each(bits, sums)
+    return bits
+
+
 def add_each(bits: int, sums: int) -> int:
     """The totals ``bits`` (bit t: total t) with one more part added that may count any total in
     ``sums``, as bits: one shift per possible total, OR-ed together."""

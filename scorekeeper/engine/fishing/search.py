@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from scorekeeper.cards import Card
 from scorekeeper.engine.fishing.grouping import Grouping, Parts, assign_values
-from scorekeeper.engine.fishing.packing import Packing, add_each, groups_by_first
+from scorekeeper.engine.fishing.packing import Packing, Spread, add_totals, groups_by_first
 from scorekeeper.engine.fishing.schemes import ValueScheme, card_sort_key
 
 # --- The partition search (claimed captures) -------------------------------------------------
@@ -29,10 +29,10 @@ class _Totals:
     not stand alone total a multiple of v. Rank-match cards may stand alone (they count 0)."""
 
     def __init__(self, kinds: Sequence[Kind], packing: Packing, v: int) -> None:
-        self.packing = packing
+        self.mask = packing.mask
         top = max(packing.caps, default=0)
-        self.rows: list[list[int]] = []  # rows[k][c] = bitset of the sums c cards of kind k can make
-        for values, alone in kinds:
+        self.spreads: list[Spread] = []  # rows[c] = bitset of the sums c cards of kind k can make
+        for k, (values, alone) in enumerate(kinds):
             options = ((0,) if alone else ()) + values
             row = [1]
             for _ in range(top):
@@ -40,23 +40,12 @@ class _Totals:
                 for x in options:
                     bits |= row[-1] << x
                 row.append(bits)
-            self.rows.append(row)
+            self.spreads.append((packing.width * k, 0, row))
         most = sum(max(values) * cap for (values, _), cap in zip(kinds, packing.caps, strict=True))
         self.multiples = sum(1 << t for t in range(0, most + 1, v))
 
     def possible(self, state: int) -> bool:
-        width, mask = self.packing.width, self.packing.mask
-        bits = 1
-        for k, row in enumerate(self.rows):
-            count = (state >> (width * k)) & mask
-            if not count:
-                continue
-            sums = row[count]
-            if not sums & (sums - 1):  # one possible sum: a plain shift
-                bits <<= sums.bit_length() - 1
-                continue
-            bits = add_each(bits, sums)
-        return bool(bits & self.multiples)
+        return bool(add_totals(1, state, self.mask, self.spreads) & self.multiples)
 
 
 _PRUNE_AFTER = 48  # states visited before each new state is also checked against _Totals

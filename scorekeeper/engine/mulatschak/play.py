@@ -102,20 +102,30 @@ def on_resolve(state: MulState, event: Mapping[str, Any]) -> MulState:
 
 
 def _refresh_proposals(state: MulState, deal: Deal, played_by: int | None = None) -> MulState:
-    """Re-run the retroactive audit; each newly proven (player, trick) becomes a pending proposal.
+    """Re-run the retroactive audit; each newly proven (player, trick) becomes a pending proposal,
+    and every proposal of the deal, whatever its status, takes the duty and evidence the cards
+    known now prove (follow before trump before head, MULAT-PLAY-3…5).
+
+    Relabelling a decided proposal keeps its verdict: the table confirmed or dismissed a play
+    (who, which trick, which card), and MULAT-SCORE-9 scores any card played against PLAY-3…5
+    the same way, as failed. Nothing of it is booked yet either: proposals belong to the deal in
+    progress and the deal is scored only when its last card has fallen and nothing is pending,
+    so the sheet row (which lists revokers, not duties) and the totals come out the same
+    whatever the label, and the label matches what the review and the desk say of that card.
 
     ``played_by``: the seat whose card (accepted by ``on_play``) is the only change since the
-    previous refresh. Every revoke the cards proved before it is among the proposals already
-    (a refresh follows every play and every entered hand, and proposals last until the deal is
-    booked), and the new card changes only this seat's partial hands (rules README §4): not
-    at all when its hand was entered (the card was in it and was checked live), else by that
-    one card. So the full audit runs only when this seat's own plays prove a revoke not yet
-    proposed, and the proposals come out exactly as a full audit after every play made them.
+    previous refresh. Every revoke the cards proved before it is among the proposals already,
+    with its label up to date (a refresh follows every play and every entered hand, and
+    proposals last until the deal is booked), and the new card changes only this seat's partial
+    hands (rules README §4). When its hand was entered, the card was in it and was checked live:
+    the seat's partial hands hold the same cards, so only evidence still named in the hand can
+    now name where it was played. Otherwise the partial hands gain this one card. So the full
+    audit runs only when one of these can change a proposal, and the proposals come out exactly
+    as a full audit after every play made them.
     """
     if deal.trump is None or not deal.tricks:
         return evolve(state, deal=deal, scored=())
-    if played_by is not None and (deal.current_hand(played_by) is not None
-                                  or not _new_revoke_by(state, deal, played_by)):
+    if played_by is not None and not _may_change(state, deal, played_by):
         return evolve(state, deal=deal, scored=())
     holding = {p: hand for p in range(state.n) if (hand := deal.current_hand(p)) is not None}
     found = audit_revokes(deal.tricks, deal.trump, state.opts.duties, holding)
@@ -124,11 +134,9 @@ def _refresh_proposals(state: MulState, deal: Deal, played_by: int | None = None
     next_id = state.next_id
     for revoke in found:
         if (revoke.player, revoke.trick) in known:
-            # A pending proposal follows the evidence: when later cards prove a plainer duty
-            # (could follow, not only trump), that is the duty the table argues about.
             index = known[(revoke.player, revoke.trick)]
             old = proposals[index]
-            if old.status == "pending" and old.deal == deal.number and old.kind != revoke.kind:
+            if (old.kind, old.evidence, old.evidence_trick) != (revoke.kind, revoke.evidence, revoke.evidence_trick):
                 proposals[index] = evolve(old, kind=revoke.kind, rule=BREACH_RULES[revoke.kind], evidence=revoke.evidence,
                                           evidence_trick=revoke.evidence_trick, message=revoke.describe("german"))
             continue
@@ -141,16 +149,23 @@ def _refresh_proposals(state: MulState, deal: Deal, played_by: int | None = None
     return evolve(state, deal=deal, proposals=tuple(proposals), next_id=next_id, scored=())
 
 
+def _may_change(state: MulState, deal: Deal, player: int) -> bool:
+    """Can ``player``'s card just played change the proposals (see ``_refresh_proposals``)?"""
+    if deal.current_hand(player) is not None:
+        return any(p.player == player and p.evidence_trick is None for p in state.proposals)
+    return _new_revoke_by(state, deal, player)
+
+
 def _new_revoke_by(state: MulState, deal: Deal, player: int) -> bool:
     """Do the cards ``player`` (hand not entered) has played prove a revoke not yet proposed, or
-    a plainer duty than a pending proposal names?"""
+    a plainer duty than a proposal (of any status) names?"""
     assert deal.trump is not None
-    proposed = {p.trick: (p.kind if p.status == "pending" else None)
-                for p in state.proposals if p.player == player and p.deal == deal.number}
+    proposed = {p.trick: p.kind for p in state.proposals if p.player == player and p.deal == deal.number}
     duties = state.opts.duties
     trump = deal.trump
     # Only the card just played is new in this seat's partial hands (the refresh before it left no
     # revoke unproposed), and it can be a witness only where it is of the suit led or a trump.
+    # The evidence of a duty already named stays the first card played that shows it.
     played = deal.tricks[-1][-1][1]
     new_suit = suit_of(played, trump, duties.order)
     # Not the last trick: there the partial hand is the one card played, which is always legal.
@@ -160,8 +175,8 @@ def _new_revoke_by(state: MulState, deal: Deal, player: int) -> bool:
         for position, (seat, card) in enumerate(trick):
             if seat != player or position == 0:
                 continue
-            if index + 1 in proposed and proposed[index + 1] in (None, "follow"):
-                continue   # decided, or already the plainest duty
+            if proposed.get(index + 1) == "follow":
+                continue   # already the plainest duty
             hand = hand_at(deal.tricks, player, index)
             breach = check_play(hand, [c for _, c in trick[:position]], card, deal.trump, duties)
             if breach is not None and breach.kind != proposed.get(index + 1):

@@ -1,11 +1,12 @@
 """Muggins screens: the table (muggins piles, every player's discard top and card counts), the
-set-up (muggins cards and dealer), a turn in two taps (which card was turned, which pile it went
-on, the right pile highlighted), the "Muggins!" banner with its penalty, the winner, tally mode.
+set-up (muggins cards and dealer), a turn in three taps (which card was turned, its rank then its
+suit; which pile it went on, the right pile highlighted under coach), the "Muggins!" banner with
+its penalty, the winner, tally mode.
 
 Everything a template shows is worked out here from the engine's state, so the Jinja stays
 dumb and the logic is testable. The chosen card travels in the URL (``?card=6H``) between the
-two taps; set-up picks (``?pick=``) and tally placings (``?order=``) do the same, so every step
-also works without JavaScript.
+card and the pile; set-up picks (``?pick=``) and tally placings (``?order=``) do the same, so
+every step also works without JavaScript.
 """
 
 from __future__ import annotations

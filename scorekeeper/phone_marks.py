@@ -2,7 +2,9 @@
 server (and where), and a table a newer build could not carry over from an older copy (kept whole).
 
 Plain SQL tables, created on the phone's database only: the server never has them, so they are no
-model and need no migration. Read only when ``config["PHONE"]`` is set.
+model and need no migration. Read only when ``config["PHONE"]`` is set. The phone's app
+(``offline/``) writes them; the web layer's pages ask whether a table moved (its copy is then
+read-only). So the module sits below both, and the web layer never imports the phone's app.
 """
 
 from __future__ import annotations
