@@ -5,7 +5,8 @@ and gets a 2xx from every operation the document lists, with no credentials give
 
 It runs twice: with a fixed seed, and with a new random seed each time, which it prints (replay
 one with ``FUZZ_SEED=<seed>``). Rate limits are switched off by configuration (an empty limit
-means none); tests/web/fuzz_hooks.py drops only a 422 that names the rule a move breaks.
+means none); tests/web/fuzz_filter.py drops only a 422 that names the rule a move breaks (and
+the auth check's 404 for a DELETE that already worked).
 """
 
 from __future__ import annotations
