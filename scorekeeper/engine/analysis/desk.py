@@ -263,6 +263,10 @@ def muggins_placements(body: Mapping[str, Any]) -> Worked:
     if twice:
         raise DeskError("MUGGINS-COMP-1", M("%(card)s appears twice; the pack holds one", card=twice[0]),
                         card=str(twice[0]))
+    # Checked before the hands are built from the counts: a count is a hand's size.
+    if sum(counts_raw) + len(seen) > 52:
+        raise DeskError("MUGGINS-COMP-1", M("%(n)s cards in the hands and face up; the pack holds 52",
+                                            n=sum(counts_raw) + len(seen)))
     options = _options(body)
     opts = MugginsOptions(neighbour_only=_flag(options, "neighbour_only"), any_opponent=_flag(options, "any_opponent"))
     hands = [Hand(draw=(None,) * max(counts_raw[s] - (1 if tops[s] else 0), 0),
