@@ -13,10 +13,27 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 Seat = Annotated[StrictInt, Field(description="a seat: 0 is the first name given, then clockwise")]
-Card = Annotated[StrictStr, Field(description="a card in wire notation ('10D', 'AS'; every input form of "
-                                              "cards.py is read)", examples=["5C"])]
-Cards = Annotated[list[Card] | StrictStr, Field(description="cards: a list, or one string of cards separated "
-                                                            "by spaces")]
+# The card notations cards.py reads, as patterns, so a client (or a fuzzer) that follows the document
+# writes cards the server can read: rank then suit or suit then rank, either case, the suit letter or
+# symbol, the Swedish and German rank letters; the German pack's Weli. Whether the card is in this
+# table's pack, or in the hand that plays it, stays the engine's (422 with the rule).
+_FRENCH = "(?:(?:10|[2-9]|[AaJjQqKkTtEeDd]|[Kk][Nn])[SsHhDdCc♠♥♦♣]|[SsHhDdCc♠♥♦♣](?:10|[2-9]|[AaJjQqKkTtEeDd]|[Kk][Nn]))"
+_GERMAN = ("(?:(?:10|[6-9]|[AaKkOoUuSsDd]|[Ss][Aa][Uu])[HhSsLlEe♥♦♠♣]|[HhSsLlEe♥♦♠♣](?:10|[6-9]|[AaKkOoUuSsDd]|[Ss][Aa][Uu])"
+           "|[Ww]|[Ww][Ee][Ll][Ii])")
+FRENCH_CARD = f"^{_FRENCH}$"
+GERMAN_CARD = f"^{_GERMAN}$"
+FRENCH_CARDS = f"^\\s*(?:{_FRENCH}(?:[\\s,;]+{_FRENCH})*)?\\s*$"
+GERMAN_CARDS = f"^\\s*(?:{_GERMAN}(?:[\\s,;]+{_GERMAN})*)?\\s*$"
+_CARD = "a card in wire notation ('10D', 'AS'; every input form of cards.py is read)"
+_CARDS = "cards: a list, or one string of cards separated by spaces"
+
+Card = Annotated[StrictStr, Field(description=_CARD, examples=["5C"], json_schema_extra={"pattern": FRENCH_CARD})]
+Cards = Annotated[list[Card] | Annotated[StrictStr, Field(json_schema_extra={"pattern": FRENCH_CARDS})],
+                  Field(description=_CARDS)]
+GermanCard = Annotated[StrictStr, Field(description=_CARD.replace("'10D', 'AS'", "'OS', '10L', 'W'"), examples=["OS"],
+                                        json_schema_extra={"pattern": GERMAN_CARD})]
+GermanCards = Annotated[list[GermanCard] | Annotated[StrictStr, Field(json_schema_extra={"pattern": GERMAN_CARDS})],
+                        Field(description=_CARDS)]
 Seats = Annotated[list[StrictInt], Field(description="seat indexes")]
 Flag = StrictBool
 Count = StrictInt

@@ -8,8 +8,6 @@ from typing import Any, Literal
 from pydantic import Field
 
 from scorekeeper.schemas.common import (
-    Card,
-    Cards,
     Confirm,
     Count,
     Dismiss,
@@ -20,6 +18,8 @@ from scorekeeper.schemas.common import (
     State,
     Text,
 )
+from scorekeeper.schemas.common import GermanCard as Card  # the German pack: 'OS', '10L', 'W'
+from scorekeeper.schemas.common import GermanCards as Cards
 
 
 class _ByPlayer(Event):

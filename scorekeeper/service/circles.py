@@ -20,7 +20,7 @@ from scorekeeper.localize import tr
 from scorekeeper.models import Circle, Event, Member, Outcome, Seat, Table, utcnow
 from scorekeeper.service import outcomes
 from scorekeeper.service.circle_news import announce, channel
-from scorekeeper.service.errors import TableError, bad_request
+from scorekeeper.service.errors import TABLE_NAMES_RULE, TableError, bad_request
 from scorekeeper.service.facts import facts_cache
 from scorekeeper.service.snapshots import cache, snapshot
 from scorekeeper.service.tables import INVISIBLE, _fold, clean_players, create_table
@@ -70,8 +70,9 @@ def _members(raw: Any) -> list[tuple[str, list[str]]]:
         out.append((name, clean_players(other) if other else []))
     every = [fold(n) for name, other in out for n in (name, *other)]
     dupes = sorted({n for n in every if every.count(n) > 1})
-    if dupes:
-        raise bad_request(tr("two members share the name %(name)s", name=repr(dupes[0])))
+    if dupes:  # names the schema lets through (they differ as strings) that would be one member
+        raise TableError(422, "unsupported", tr("two members share the name %(name)s", name=repr(dupes[0])),
+                         TABLE_NAMES_RULE)
     return out
 
 

@@ -43,9 +43,22 @@ def bad_request(message: str) -> TableError:
 ENGINE_SLIPS = (TypeError, KeyError, IndexError, AttributeError, ValueError, RecursionError)
 
 
-def from_engine(exc: Exception, names: Sequence[str] | None = None, **extra: Any) -> TableError:
+# The platform's own rule ids (docs/api.md): an event that fits the OpenAPI document, which takes
+# every game's events and cannot know the table's position, but that this table cannot take.
+TABLE_GAME_RULE = "TABLE-EVENT-1"  # this table's game and mode take no such event
+TABLE_POSITION_RULE = "TABLE-EVENT-2"  # the position needs another field or value than the event holds
+TABLE_NAMES_RULE = "TABLE-NAMES-1"  # players' names equal once case and invisible characters are ignored
+
+
+def from_engine(exc: Exception, names: Sequence[str] | None = None, *, fitted: bool = False,
+                **extra: Any) -> TableError:
     """The engine's refusal as the service's, its message in the reader's language with the
-    players named (``names``: the table's players, seat by seat)."""
+    players named (``names``: the table's players, seat by seat). ``fitted``: the event already
+    fits the document's schema, so what the engine cannot read in it is this position's refusal
+    (422 ``TABLE-EVENT-2``), not a malformed body (400)."""
+    if fitted and isinstance(exc, (NotationError, MalformedEvent, *ENGINE_SLIPS)):
+        err = from_engine(exc, names, **extra)
+        return TableError(422, "illegal_move", err.message, TABLE_POSITION_RULE, **extra)
     if isinstance(exc, NotationError):
         return TableError(400, "bad_notation", tr(exc.template, **exc.values), **extra)
     if isinstance(exc, MalformedEvent):

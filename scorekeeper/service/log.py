@@ -118,7 +118,7 @@ def export(table: Table) -> dict[str, Any]:
     }
 
 
-def import_table(data: Any) -> Table:
+def import_table(data: Any, *, fitted: bool = False) -> Table:
     """A new table from an export, every event replayed through the engine first: a tampered
     file is refused with the rule it breaks and nothing is stored."""
     if not isinstance(data, dict):
@@ -158,7 +158,7 @@ def import_table(data: Any) -> Table:
             state = rules.apply(state, payload)
         except (RuleViolation, *ENGINE_SLIPS) as exc:
             number = next(i for i, (p, _) in enumerate(payloads, start=1) if p is payload)
-            err = from_engine(exc, names)
+            err = from_engine(exc, names, fitted=fitted)
             raise TableError(err.status, err.code, tr("event %(n)s: %(message)s", n=number, message=err.message),
                              err.rule) from exc
     table = create_table(game, names, mode, options)

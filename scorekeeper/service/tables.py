@@ -18,7 +18,13 @@ from scorekeeper.engine.base import MODES, MalformedEvent, RuleViolation, SetupE
 from scorekeeper.extensions import db
 from scorekeeper.localize import localize, tr
 from scorekeeper.models import Seat, Table
-from scorekeeper.service.errors import MAX_NAME, TableError, bad_request, from_engine
+from scorekeeper.service.errors import (
+    MAX_NAME,
+    TABLE_NAMES_RULE,
+    TableError,
+    bad_request,
+    from_engine,
+)
 from scorekeeper.service.options import PLATFORM_OPTIONS, engine_options
 
 logger = logging.getLogger(__name__)
@@ -56,7 +62,11 @@ def clean_players(players: Any) -> list[str]:
     folded = [_fold(n) for n in names]
     dupes = sorted({n for n, f in zip(names, folded, strict=True) if folded.count(f) > 1})
     if dupes:
-        raise bad_request(tr("two players share the name %(name)s", name=repr(dupes[0])))
+        message = tr("two players share the name %(name)s", name=repr(dupes[0]))
+        if len(set(players)) < len(players):  # the very same string twice: the schema's uniqueItems refuses it
+            raise bad_request(message)
+        # Names the schema lets through (they differ as strings) that would be one name at the table.
+        raise TableError(422, "unsupported", message, TABLE_NAMES_RULE)
     return names
 
 

@@ -271,9 +271,11 @@ def _write_queued(facts: TableFacts, step: Step, author: int | None, expected_se
     raise TableError(503, "busy", tr("the table is too busy right now; try again"))
 
 
-def record(table: Table | TableFacts | str, event: Any, expected_seq: Any = None, author: int | None = None) -> Recorded:
+def record(table: Table | TableFacts | str, event: Any, expected_seq: Any = None, author: int | None = None, *,
+           fitted: bool = False) -> Recorded:
     """Append one event. Without ``expected_seq`` a lost race is retried on the fresh state;
-    with it, the caller is told the sheet moved (409)."""
+    with it, the caller is told the sheet moved (409). ``fitted``: the event fits its game's
+    schema (see :func:`from_engine`)."""
     payload = check_event(event)
     if expected_seq is not None and (isinstance(expected_seq, bool) or not isinstance(expected_seq, int)):
         raise bad_request(tr("expected_seq must be a whole number"))
@@ -282,7 +284,7 @@ def record(table: Table | TableFacts | str, event: Any, expected_seq: Any = None
         try:
             state = rules_for(current).apply(snap.state, payload)
         except (RuleViolation, *ENGINE_SLIPS) as exc:
-            raise from_engine(exc, current.players, seq=snap.seq) from exc
+            raise from_engine(exc, current.players, fitted=fitted, seq=snap.seq) from exc
         return payload, state, snap.effective + ((snap.seq + 1, payload),), snap.verdicts
 
     done = _write(table, step, author, expected_seq)

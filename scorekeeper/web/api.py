@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from functools import cache
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -125,7 +126,7 @@ def _codes_json(table: Table) -> dict[str, Any]:
 def import_() -> tuple[Response, int]:
     data = _body()
     _check_export(data)
-    table = service.import_table(data)
+    table = service.import_table(data, fitted=_schemas_checked())
     return jsonify({**_codes_json(table), "owner_token": table.owner_token, "seq": table.head_seq,
                     "state": service.state_json(table)}), 201
 
@@ -144,26 +145,29 @@ def _check_export(data: dict[str, Any]) -> None:
     if not isinstance(game, str) or not isinstance(events, list):
         return
     effective = 0
+    idle: list[int] = []
     for number, item in enumerate(events, start=1):
         if not isinstance(item, dict) or "event" not in item:  # as exported: {"seq", "by", "at", "event"}
             raise TableError(400, "bad_request", tr("event %(n)s: %(message)s", n=number,
                                                     message=tr("an import needs a list of events")))
         payload = item["event"]
         if isinstance(payload, dict) and payload.get("type") == "undo":
-            if not effective:  # no export holds one: the live API refuses it (409), the replay had no event to drop
-                raise TableError(400, "malformed_event", tr("event %(n)s: %(message)s", n=number,
-                                                            message=tr("there is nothing to undo")))
-            effective -= 1
+            if not effective:  # no export holds one (the live API answers 409): it retracts nothing, and is not kept
+                idle.append(number - 1)
+            effective = max(effective - 1, 0)
             continue
         effective += 1
         if not isinstance(payload, dict):
             continue
         try:
             _schema_check(game, payload)
+            _mode_check(game, data.get("mode") or "adjudicate", payload)
         except MalformedEvent as exc:
             err = service.from_engine(exc)
             raise TableError(err.status, err.code, tr("event %(n)s: %(message)s", n=number, message=err.message)) \
                 from None
+    for index in reversed(idle):
+        del events[index]
 
 
 @bp.get("/tables/<table_id:table_id>")
@@ -193,7 +197,7 @@ def post_event(table_id: str) -> tuple[Response, int]:
     body = _body()
     expected = body.pop("expected_seq", None)
     _check_shape(table.game, body)
-    done = service.record(table, body, expected)
+    done = service.record(table, body, expected, fitted=_schemas_checked())
     return jsonify({"seq": done.seq, "events_scored": done.scored, "state": done.state}), 201
 
 
@@ -204,13 +208,50 @@ def _check_shape(game: str, event: dict[str, Any]) -> None:
     try:
         _schema_check(game, event)
     except MalformedEvent as exc:
+        # The document's body takes every game's events: one that fits another game's schema
+        # fits the document, and it is this table that cannot take it.
+        from scorekeeper.engine import RULES
+
+        if any(_fits(other, event) for other in RULES if other != game):
+            raise TableError(422, "illegal_move", tr("this table's game and mode take no such event: %(why)s",
+                                                     why=service.from_engine(exc).message),
+                             service.TABLE_GAME_RULE) from None
         raise service.from_engine(exc) from None
+
+
+def _fits(game: str, event: dict[str, Any]) -> bool:
+    try:
+        _schema_check(game, event)
+    except MalformedEvent:
+        return False
+    return True
+
+
+def _mode_check(game: str, mode: Any, event: dict[str, Any]) -> None:
+    """An import's events are its game's and mode's in the document (a tally sheet takes no card
+    play): another mode's event does not fit the body, so it is 400 like any misfit."""
+    if not _schemas_checked() or mode not in ("adjudicate", "tally"):
+        return
+    if event.get("type") not in _mode_kinds(game, mode):
+        raise MalformedEvent(f"a {mode} table takes no {event.get('type')!r} event", event)
+
+
+@cache
+def _mode_kinds(game: str, mode: str) -> frozenset[str]:
+    from scorekeeper.web.openapi_bodies import mode_events
+
+    return frozenset(mode_events(game, mode)["discriminator"]["mapping"])
+
+
+def _schemas_checked() -> bool:
+    """Whether each event was checked against its game's schema (not on a phone, ``PHONE``)."""
+    return not current_app.config.get("PHONE")
 
 
 def _schema_check(game: str, event: dict[str, Any]) -> None:
     """The schema models are pydantic's, whose core is compiled and not on a phone (``PHONE``):
     there the engine's own checks answer a malformed event (400 malformed_event, 422 with a rule)."""
-    if current_app.config.get("PHONE"):
+    if not _schemas_checked():
         return
     from scorekeeper.schemas import check_event  # imported only where pydantic is installed
 

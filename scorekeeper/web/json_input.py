@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from itertools import accumulate
 from typing import Any
 
@@ -47,9 +48,25 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+# Past this many digits Python's own int() refuses a JSON integer (sys.get_int_max_str_digits): a
+# fraction-free "1e5000" is no more a number this app reads than 5000 written-out digits are.
+_MAX_DIGITS = 4300
+
+
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction or an exponent: an integer if it is a whole one. JSON Schema
+    counts ``8.0`` as an integer, so the document's integers take it; Decimal keeps the digits
+    exact past a double's 2**53."""
+    exact = Decimal(text)
+    if exact.is_finite() and exact == exact.to_integral_value() and exact.adjusted() < _MAX_DIGITS:
+        return int(exact)
+    return float(text)
+
+
 def loads(data: str | bytes | bytearray, **kwargs: Any) -> Any:
     """Decode JSON from the network. Raises ``TooDeep`` beyond ``MAX_DEPTH``, ``ValueError`` for
-    anything else that is not JSON (bad syntax, invalid UTF-8, NaN, a number of thousands of digits)."""
+    anything else that is not JSON (bad syntax, invalid UTF-8, NaN, a number of thousands of digits).
+    A whole number written ``8.0`` or ``1e2`` is read as the integer it is."""
     text = bytes(data).decode("utf-8-sig") if isinstance(data, (bytes, bytearray)) else data
     # No deeper than its opening brackets: a move (two or three of them) needs no measuring.
     if text.count("[") + text.count("{") > MAX_DEPTH:
@@ -57,6 +74,7 @@ def loads(data: str | bytes | bytearray, **kwargs: Any) -> Any:
         if found > MAX_DEPTH:
             raise TooDeep(found)
     kwargs.setdefault("parse_constant", _no_constant)
+    kwargs.setdefault("parse_float", _number)
     return json.loads(text, **kwargs)
 
 

@@ -173,10 +173,37 @@ def _players(low: int, high: int) -> JSON:
             "uniqueItems": True}
 
 
-def _log(game: str) -> JSON:
+def mode_events(game: str, mode: str) -> JSON:
+    """``game``'s events at a table in ``mode``, as one union discriminated on ``type``: the
+    engine's dispatch of that mode decides (a tally sheet takes no card play). A game without
+    modes of its own (the score pad) takes all its events in both."""
+    import importlib
+
+    from scorekeeper.schemas import event_models
+
+    models = event_models(game)
+    rules = importlib.import_module(f"scorekeeper.engine.{game}" + ("" if game == "scorepad" else ".rules"))
+    dispatch = getattr(rules, "DISPATCH", None) or getattr(rules, "_EVENTS", None)
+    if dispatch is None:
+        kinds = sorted(models)
+    else:
+        taken = set(dispatch.events(mode))
+        kinds = sorted(k for k in models if k in taken or (k in dispatch.aliases and dispatch.aliases[k].type in taken))
+    refs = {kind: REF.format(models[kind].__name__) for kind in kinds}
+    return {"title": f"{game.title()}{mode.title()}Event", "description": f"Any {game} event of {mode} mode.",
+            "oneOf": [{"$ref": ref} for ref in refs.values()],
+            "discriminator": {"propertyName": "type", "mapping": refs}}
+
+
+def event_components() -> JSON:
+    """``<Game><Mode>Event`` for every game and mode: what ``POST …/events`` and an import take."""
+    return {f"{game.title()}{mode.title()}Event": mode_events(game, mode) for game in RULES for mode in MODES}
+
+
+def _log(game: str, mode: str) -> JSON:
     """An export's ``events``: each item as exported (``{"seq", "by", "at", "event"}``; only
     ``event`` is read); an undo retracts the latest effective event."""
-    event = {"anyOf": [{"$ref": REF.format(f"{game.title()}Event")}, {"$ref": REF.format("Undo")}]}
+    event = {"anyOf": [{"$ref": REF.format(f"{game.title()}{mode.title()}Event")}, {"$ref": REF.format("Undo")}]}
     logged = {"type": "object", "required": ["event"], "properties": {
         "seq": {"description": "its seq (renumbered on import)"},
         "by": {"description": "the seat of the phone that entered it (kept if it is a seat)"},
@@ -212,26 +239,31 @@ CIRCLE_FIELDS: JSON = {
 
 
 def table_setups(log: bool = False) -> list[JSON]:
-    """One schema per game: ``game``, ``players``, ``mode``, ``options`` (and with ``log`` an
-    export's ``format`` and ``events``); what depends on the number of players as ``if``/``then``."""
+    """One schema per game: ``game``, ``players``, ``mode``, ``options``; with ``log`` an export's
+    ``format`` and ``events`` too, one schema per game and mode (the mode decides the events). What
+    depends on the number of players is an ``if``/``then``."""
     out: list[JSON] = []
     for game, rules in RULES.items():
-        properties: JSON = {
-            "game": {"const": game}, "players": _players(rules.min_players, rules.max_players),
-            "mode": {"enum": [*MODES, None], "description": "default adjudicate"},
-            "options": {"anyOf": [{"type": "null"}, {"$ref": REF.format(f"{game.title()}Options")}],
-                        "description": f"{rules.name}'s house rules (see {game.title()}Options); "
-                                       "omitted ones take their default"}}
-        if log:
-            properties |= {"format": {"const": "scorekeeper/1"}, "events": _log(game)}
-        else:
-            properties |= CIRCLE_FIELDS
-        setup: JSON = {"type": "object", "title": game, "required": ["game", "players", *(["events"] if log else [])],
-                       "properties": properties}
-        sizes = [rule for n in range(rules.min_players, rules.max_players + 1) if (rule := _at_size(game, n))]
-        if sizes:
-            setup["allOf"] = sizes
-        out.append(setup)
+        for mode in MODES if log else [None]:
+            modes = [*MODES, None] if mode is None else [mode] if mode == "tally" else [mode, None]
+            properties: JSON = {
+                "game": {"const": game}, "players": _players(rules.min_players, rules.max_players),
+                "mode": {"enum": modes, "description": "default adjudicate"},
+                "options": {"anyOf": [{"type": "null"}, {"$ref": REF.format(f"{game.title()}Options")}],
+                            "description": f"{rules.name}'s house rules (see {game.title()}Options); "
+                                           "omitted ones take their default"}}
+            required = ["game", "players"]
+            if log:
+                properties |= {"format": {"const": "scorekeeper/1"}, "events": _log(game, mode or "adjudicate")}
+                required += ["events", *(["mode"] if mode == "tally" else [])]
+            else:
+                properties |= CIRCLE_FIELDS
+            setup: JSON = {"type": "object", "title": game if mode is None else f"{game} {mode}", "required": required,
+                           "properties": properties}
+            sizes = [rule for n in range(rules.min_players, rules.max_players + 1) if (rule := _at_size(game, n))]
+            if sizes:
+                setup["allOf"] = sizes
+            out.append(setup)
     return out
 
 
@@ -261,7 +293,7 @@ def player_name_components() -> JSON:
                      "description": "an undo in an export's log: retracts the latest effective event"}}
 
 
-__all__ = ["create_body", "import_body", "name_schema", "options_schema", "partition", "player_name_components"]
+__all__ = ["create_body", "event_components", "import_body", "mode_events", "name_schema", "options_schema", "partition", "player_name_components"]
 
 
 # --- The dispute desk -------------------------------------------------------------------------
@@ -286,10 +318,20 @@ def _seat_list(last: int) -> JSON:
     return {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": last}}
 
 
-CARD: JSON = {"type": "string", "description": "a card in wire notation ('9S'; German pack 'OS', 'W')",
-              "examples": ["9S"]}
-CARDS: JSON = {"anyOf": [{"type": "array", "maxItems": 60, "items": {"type": "string"}}, {"type": "string"}],
-               "description": "cards: a list, or one string of cards separated by spaces"}
+def _card(game: str) -> JSON:
+    from scorekeeper.schemas.common import FRENCH_CARD, GERMAN_CARD
+
+    return {"type": "string", "pattern": GERMAN_CARD if game == "mulatschak" else FRENCH_CARD,
+            "description": "a card in wire notation ('9S'; German pack 'OS', 'W'); the other forms cards.py "
+                           "reads are read too", "examples": ["OS" if game == "mulatschak" else "9S"]}
+
+
+def _cards(game: str) -> JSON:
+    card = _card(game)["pattern"][1:-1]
+    # The desk splits a string of cards at whitespace only (str.split), not at commas as events do.
+    return {"anyOf": [{"type": "array", "maxItems": 60, "items": _card(game)},
+                      {"type": "string", "pattern": f"^\\s*(?:{card}(?:\\s+{card})*)?\\s*$"}],
+            "description": "cards: a list, or one string of cards separated by spaces"}
 
 
 def _kind(game: str, kind: str, first: bool) -> JSON:
@@ -300,8 +342,9 @@ def _trick(game: str, first: bool) -> JSON:
     from scorekeeper.engine.analysis.desk_tricks import trick_game
 
     suits = trick_game(game).suits
+    last = trick_game(game).max_players - 1  # the game's largest table: the desk knows no other
     play = {"type": "object", "required": ["player", "card"],
-            "properties": {"player": {"type": "integer", "minimum": 0, "maximum": 6}, "card": CARD}}
+            "properties": {"player": {"type": "integer", "minimum": 0, "maximum": last}, "card": _card(game)}}
     trump: JSON = {"enum": [*_letters(suits), *([] if game == "mulatschak" else [None])],
                    "description": f"the trump suit, {', '.join(suits)}" + ("" if game == "mulatschak" else " or null")}
     options = _bools("pack52") if game == "mousel" else _bools("no_stichzwang", "pack36")
@@ -315,43 +358,56 @@ def _trick(game: str, first: bool) -> JSON:
                            "options": options}}
 
 
-def _pot() -> JSON:
-    tricks = {"type": ["integer", "null"], "minimum": 0, "maximum": 7}
-    return {"type": "object", "title": "mousel pot", "required": ["kind", "tricks", "pot", "taker"],
+def _when(path: tuple[str, ...], value: Any, then: JSON) -> JSON:
+    """``then`` where the field at ``path`` is ``value`` (a flag the desk reads another field under)."""
+    cond: JSON = {"const": value}
+    for key in reversed(path):
+        cond = {"type": "object", "required": [key], "properties": {key: cond}}
+    return {"if": cond, "then": then}
+
+
+def _pot(n: int) -> JSON:
+    # One schema per number of seats: the length of ``tricks`` is the table's, and every seat
+    # index and trick count is bounded by it (MOUSEL-COMP-3: N seats, N cards each).
+    tricks = {"type": ["integer", "null"], "minimum": 0, "maximum": n}
+    return {"type": "object", "title": f"mousel pot, {n} seats", "required": ["kind", "tricks", "pot", "taker"],
             "properties": {"kind": _kind("mousel", "pot", False), "pot": {"type": "integer", "minimum": 0,
                                                                           "maximum": 1_000_000},
-                           "taker": {"type": "integer", "minimum": 0, "maximum": 6},
-                           "tricks": {"type": "array", "minItems": 2, "maxItems": 7, "items": tricks,
+                           "taker": {"type": "integer", "minimum": 0, "maximum": n - 1},
+                           "tricks": {"type": "array", "minItems": n, "maxItems": n, "items": tricks,
                                       "description": "each seat's tricks (null: folded); as many as seats"},
-                           "revokers": _seat_list(6),
+                           "revokers": _seat_list(n - 1),
                            "last": {"description": "true: the announced last deal (read only with end_lastdeal)"},
-                           "options": _bools("round_largest", "end_lastdeal")}}
+                           "options": _bools("round_largest", "end_lastdeal")},
+            **_when(("options", "end_lastdeal"), True, {"properties": {"last": {"type": "boolean"}}})}
 
 
-def _sheet() -> JSON:
-    return {"type": "object", "title": "mulatschak sheet", "required": ["kind", "tricks", "declarer", "bid", "trump"],
+def _sheet(n: int) -> JSON:
+    return {"type": "object", "title": f"mulatschak sheet, {n} seats",
+            "required": ["kind", "tricks", "declarer", "bid", "trump"],
             "properties": {"kind": _kind("mulatschak", "sheet", False),
-                           "tricks": {"type": "array", "minItems": 2, "maxItems": 6,
+                           "tricks": {"type": "array", "minItems": n, "maxItems": n,
                                       "items": {"type": ["integer", "null"], "minimum": 0, "maximum": 5}},
-                           "declarer": {"type": "integer", "minimum": 0, "maximum": 5},
+                           "declarer": {"type": "integer", "minimum": 0, "maximum": n - 1},
                            "bid": {"type": "integer", "minimum": 1, "maximum": 5, "description": "5 = Muli"},
                            "trump": {"enum": _letters("HSLE")},
                            "collapses": {"type": "integer", "minimum": 0, "maximum": 10, "default": 0},
-                           "knocked": {"type": "boolean", "default": False}, "revokes": _seat_list(5),
-                           "breaker": {"description": "a failed Muli: the seat that broke it (read only then)"},
-                           "scores": {"type": "array", "minItems": 2, "maxItems": 6, "items": {"type": "integer"},
+                           "knocked": {"type": "boolean", "default": False}, "revokes": _seat_list(n - 1),
+                           "breaker": {"description": "a failed Muli: the seat that broke it, one that won a trick "
+                                                      "(read only then; any other is 422 MULAT-OPT-MULI-BREAKER)"},
+                           "scores": {"type": "array", "minItems": n, "maxItems": n, "items": {"type": "integer"},
                                       "description": "the sheet before this deal, one per seat (default 21 each)"},
                            "options": _bools("muli_breaker", "stayhome_flat", "stayhome_free", "collapse_cap")}}
 
 
-def _placement() -> JSON:
-    return {"type": "object", "title": "muggins placement", "required": ["card", "discards", "muggins"],
-            "properties": {"kind": _kind("muggins", "placement", True), "card": CARD,
-                           "player": {"type": "integer", "minimum": 0, "maximum": 6, "default": 0},
-                           "muggins": {"type": "array", "minItems": 1, "maxItems": 4, "items": CARD},
-                           "discards": {"type": "array", "minItems": 3, "maxItems": 7,
-                                        "items": {"anyOf": [CARD, {"type": "null"}]}},
-                           "cards": {"type": "array", "minItems": 3, "maxItems": 7,
+def _placement(n: int) -> JSON:
+    return {"type": "object", "title": f"muggins placement, {n} seats", "required": ["card", "discards", "muggins"],
+            "properties": {"kind": _kind("muggins", "placement", True), "card": _card("muggins"),
+                           "player": {"type": "integer", "minimum": 0, "maximum": n - 1, "default": 0},
+                           "muggins": {"type": "array", "minItems": 1, "maxItems": 4, "items": _card("muggins")},
+                           "discards": {"type": "array", "minItems": n, "maxItems": n,
+                                        "items": {"anyOf": [_card("muggins"), {"type": "null"}]}},
+                           "cards": {"type": "array", "minItems": n, "maxItems": n,
                                      "items": {"type": "integer", "minimum": 0}},
                            "options": _bools("neighbour_only", "any_opponent")}}
 
@@ -364,14 +420,34 @@ def _capture(game: str) -> JSON:
         options["properties"] |= {"variant": {"enum": ["standard", "misar", "drag"], "default": "standard"},
                                   "drag_misar": {"description": "with variant drag: misär (a boolean)"},
                                   "misar_maxcount": {"description": "in misär: take the most cards (a boolean)"}}
+        flag = {"properties": {"drag_misar": {"type": "boolean"}}}
+        most = {"properties": {"misar_maxcount": {"type": "boolean"}}}
+        # Each flag is read only under the variant that has it.
+        options["allOf"] = [_when(("variant",), "drag", flag), _when(("variant",), "misar", most),
+                            {"if": {"type": "object", "required": ["variant", "drag_misar"],
+                                    "properties": {"variant": {"const": "drag"}, "drag_misar": {"const": True}}},
+                             "then": most}]
     return {"type": "object", "title": f"{game} capture", "required": ["played"],
-            "properties": {"kind": _kind(game, "capture", True), "table": CARDS, "played": CARD, "capture": CARDS,
-                           "hand": CARDS, "options": options}}
+            "properties": {"kind": _kind(game, "capture", True), "table": _cards(game), "played": _card(game),
+                           "capture": _cards(game), "hand": _cards(game), "options": options}}
 
 
 def desk_bodies() -> dict[str, JSON]:
     """Per game, the positions the desk judges (``kind`` picks one; the first is the default)."""
     return {"mulle": _capture("mulle"), "kasino": _capture("kasino"),
-            "mousel": {"anyOf": [_trick("mousel", True), _pot()]},
-            "mulatschak": {"anyOf": [_trick("mulatschak", True), _sheet()]},
-            "muggins": _placement()}
+            "mousel": {"anyOf": [_trick("mousel", True), *(_pot(n) for n in range(2, 8))]},
+            "mulatschak": {"anyOf": [_trick("mulatschak", True), *(_sheet(n) for n in range(2, 7))]},
+            "muggins": {"anyOf": [_placement(n) for n in range(3, 8)]}}
+
+
+# A position of each kind the desk judges, as the examples of its operation: a client (or a
+# fuzzer) that knows no game's rules still gets a verdict from each (tests/web/test_desk_review.py).
+DESK_EXAMPLES: dict[str, dict[str, JSON]] = {
+    "mulle": {"capture": {"table": ["10D", "6C", "4H", "9S"], "played": "10D", "capture": ["10D"]}},
+    "kasino": {"capture": {"table": ["7C", "2D", "9S"], "played": "7H", "options": {"variant": "misar"}}},
+    "mousel": {"trick": {"trump": "H", "trick": [{"player": 0, "card": "9S"}, {"player": 1, "card": "KS"}]},
+               "pot": {"kind": "pot", "pot": 4, "taker": 0, "tricks": [1, 3, 0, None]}},
+    "mulatschak": {"trick": {"trump": "E", "trick": [{"player": 0, "card": "KE"}, {"player": 1, "card": "W"}]},
+                   "sheet": {"kind": "sheet", "declarer": 1, "bid": 2, "trump": "H", "tricks": [1, 3, 1, None]}},
+    "muggins": {"placement": {"card": "6H", "muggins": ["5C", "QD"], "discards": [None, "7S", None]}},
+}

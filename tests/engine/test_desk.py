@@ -95,7 +95,7 @@ def test_mulatschak_follow_trump_head_duties_and_no_stichzwang() -> None:
     ({"trump": "H", "trick": [{"player": 0, "card": "9S"}, {"player": 0, "card": "8S"}]}, DeskError),
     ({"trump": "H", "trick": [{"player": 0, "card": "9S"}, {"player": 1, "card": "9S"}]}, DeskError),
     ({"trump": "H", "trick": [{"player": 0, "card": "9S"}], "later": [{"player": 3, "card": "8S"}]},
-     MalformedEvent),
+     DeskError),
     ({"trump": "H", "trick": "9S"}, MalformedEvent),
     ({"trump": "H", "trick": [{"player": "0", "card": "9S"}]}, MalformedEvent),
 ])
@@ -111,6 +111,23 @@ def test_card_seen_twice_names_the_pack_rule() -> None:
     with pytest.raises(DeskError) as again:
         judge_trick_json("mousel", {"trump": "H", "trick": [{"player": 0, "card": "9S"}, {"player": 1, "card": "9S"}]})
     assert again.value.rule == "MOUSEL-COMP-1"
+
+
+@pytest.mark.parametrize(("game", "trump", "seat", "card", "rule"), [
+    ("mousel", "H", 3, "8S", "MOUSEL-PLAY-5"),
+    ("mulatschak", "E", 4, "OS", "MULAT-SCORE-9"),
+])
+def test_later_card_of_a_seat_not_in_the_trick_names_the_revoke_evidence_rule(
+        game: str, trump: str, seat: int, card: str, rule: str) -> None:
+    """Later cards are evidence of the hand a seat held at this trick (README section 4); a seat
+    with no card in the trick held no hand at it, which no schema of the body can say."""
+    body = {"trump": trump, "trick": [{"player": 0, "card": "KE"}, {"player": 1, "card": "W"}],
+            "later": [{"player": seat, "card": card}]}
+    if game == "mousel":
+        body["trick"] = [{"player": 0, "card": "9S"}]
+    with pytest.raises(DeskError) as info:
+        judge_trick_json(game, body)
+    assert info.value.rule == rule
 
 
 # --- Mousel pot ---------------------------------------------------------------------------------

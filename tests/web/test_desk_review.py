@@ -48,6 +48,12 @@ def test_issue_trick_example(sqlite_app: Flask) -> None:
     ("muggins", {"card": "7D", "muggins": ["7D"], "discards": [None, None, None]}, 422, "illegal_position",
      "MUGGINS-COMP-1"),
     ("kasino", {"table": ["5D", "5D"], "played": "5C"}, 422, "illegal_position", "KASINO-COMP-1"),
+    # The fuzzer's find (seed 24): more cards in hand than the pack holds (it once ran out of memory).
+    ("muggins", {"card": "6H", "muggins": ["5C"], "discards": [None, None, None], "cards": [53, 0, 0]}, 422,
+     "illegal_position", "MUGGINS-COMP-1"),
+    # The fuzzer's find: later cards of a seat that has no card in the trick (a schema cannot tie the two).
+    ("mulatschak", {"trick": [{"card": "KE", "player": 0}, {"card": "W", "player": 1}], "trump": "E",
+                    "later": [{"card": "OS", "player": 4}]}, 422, "illegal_position", "MULAT-SCORE-9"),
     ("chess", {}, 404, "not_found", None),
 ])
 def test_malformed_and_impossible_positions(sqlite_app: Flask, game: str, body: Any, status: int, code: str,

@@ -205,7 +205,8 @@ def test_invisible_formatting_is_dropped_from_names(client: FlaskClient) -> None
     assert shown == ["Anna", "Bo", "👩\u200d👩 Cy"]
     for twins in (["Anna", "An\u200bna"], ["Anna", "An\u200dna"], ["Anna", "ＡＮＮＡ"]):
         twin = client.post("/api/v1/tables", json={"game": "scorepad", "players": twins})
-        assert twin.status_code == 400 and "share the name" in twin.json["error"]["message"]
+        assert twin.status_code == 422 and "share the name" in twin.json["error"]["message"]
+        assert twin.json["error"]["rule"] == "TABLE-NAMES-1"
 
 
 @pytest.mark.parametrize("by", [10 ** 30, -1, 2, True])

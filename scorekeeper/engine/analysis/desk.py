@@ -200,7 +200,9 @@ def mulatschak_sheet(body: Mapping[str, Any]) -> Worked:
         if breaker is None:
             breaker = next(s for s in range(n) if s != declarer and tricks[s])
         if isinstance(breaker, bool) or not isinstance(breaker, int) or not 0 <= breaker < n or not tricks[breaker]:
-            raise MalformedEvent(M("'breaker' must be a seat that won a trick (the first trick the Muli lost)"))
+            # Only the seat that won the trick the Muli lost broke it; the document cannot tie that to 'tricks'.
+            raise DeskError("MULAT-OPT-MULI-BREAKER",
+                            M("'breaker' must be a seat that won a trick (the first trick the Muli lost)"))
     counted = min(collapses, 1) if opts.collapse_cap else collapses
     causes = doubling_causes(trump.upper(), counted, knocked)
     m = 1 << len(causes)
@@ -261,6 +263,10 @@ def muggins_placements(body: Mapping[str, Any]) -> Worked:
     if twice:
         raise DeskError("MUGGINS-COMP-1", M("%(card)s appears twice; the pack holds one", card=twice[0]),
                         card=str(twice[0]))
+    # Checked before the hands are built from the counts: a count is a hand's size.
+    if sum(counts_raw) + len(seen) > 52:
+        raise DeskError("MUGGINS-COMP-1", M("%(n)s cards in the hands and face up; the pack holds 52",
+                                            n=sum(counts_raw) + len(seen)))
     options = _options(body)
     opts = MugginsOptions(neighbour_only=_flag(options, "neighbour_only"), any_opponent=_flag(options, "any_opponent"))
     hands = [Hand(draw=(None,) * max(counts_raw[s] - (1 if tops[s] else 0), 0),

@@ -64,6 +64,9 @@ class TrickGame:
     follow_rule: str
     comp_rule: str           # a card seen twice
     ranking_rule: str
+    # Later cards are evidence of the hand a seat held at this trick (rules README section 4),
+    # so they can only be a seat's that played to it: the revoke they would prove is this rule's.
+    evidence_rule: str
     hidden_ranks: frozenset[str] = frozenset()  # ranks of the order that this pack leaves out
 
     def parse(self, text: Any, where: str) -> Card:
@@ -82,12 +85,12 @@ def trick_game(game: str, options: Mapping[str, Any] | None = None) -> TrickGame
                          Obligations(order, must_follow=True, must_trump=False, must_head=False),
                          7 if pack52 else 5, "MOUSEL-PLAY-1", "MOUSEL-PLAY-4", {"follow": "MOUSEL-PLAY-2"},
                          "MOUSEL-PLAY-3", "MOUSEL-PLAY-3", "MOUSEL-PLAY-2", "MOUSEL-COMP-1",
-                         "MOUSEL-PLAY-4")
+                         "MOUSEL-PLAY-4", "MOUSEL-PLAY-5")
     if game == "mulatschak":
         duties = Obligations(ORDER, must_follow=True, must_trump=True, must_head=not _flag(options, "no_stichzwang"))
         return TrickGame("mulatschak", "german", SUITS, ORDER, duties, 6, "MULAT-PLAY-1", "MULAT-PLAY-7",
                          {str(k): v for k, v in BREACH_RULES.items()}, "MULAT-PLAY-6", "MULAT-PLAY-4", "MULAT-PLAY-3", "MULAT-COMP-1",
-                         "MULAT-COMP-2", frozenset() if _flag(options, "pack36") else frozenset({"6"}))
+                         "MULAT-COMP-2", "MULAT-SCORE-9", frozenset() if _flag(options, "pack36") else frozenset({"6"}))
     raise MalformedEvent(M("%(game)s is not a trick game (mousel, mulatschak)", game=repr(game)))
 
 
@@ -210,7 +213,8 @@ def parse_position(game: TrickGame, body: Mapping[str, Any]) -> tuple[str | None
                             card=str(card))
     strangers = sorted({p for p, _ in later} - set(seats))
     if strangers:
-        raise MalformedEvent(M("'later' names %(seat)s, who has no card in the trick", seat=Seat(strangers[0])))
+        raise DeskError(game.evidence_rule,
+                        M("'later' names %(seat)s, who has no card in the trick", seat=Seat(strangers[0])))
     return trump, trick, later
 
 

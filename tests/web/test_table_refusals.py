@@ -1,0 +1,94 @@
+"""400 or 422 (docs/api.md, "Errors"): a body that does not fit the OpenAPI document is 400; one
+that fits it but that this table (its game, mode or position) cannot take is 422 with a rule id,
+as the fuzz test (tests/web/test_openapi_fuzz.py) holds the server to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.conftest import Api
+
+
+def error_of(response: Any) -> dict[str, Any]:
+    return response.json["error"]
+
+
+def test_another_games_event_is_422_table_event_1(api: Api) -> None:
+    table = api.table(game="mulle", players=["Anna", "Bo"])
+    # A score pad's event fits the document's body (every game's events), not a Mulle table.
+    answer = api.post(table, {"type": "points", "side": 0, "points": 1})
+    assert answer.status_code == 422
+    assert error_of(answer)["rule"] == "TABLE-EVENT-1"
+    assert api.get(table).json["seq"] == 0
+
+
+def test_a_field_the_position_needs_is_422_table_event_2(api: Api) -> None:
+    table = api.table(game="mulatschak", players=["Anna", "Bo", "Cai"], mode="tally")
+    answer = api.post(table, {"type": "deal_result", "trump": "", "causes": [], "thrown_in": False})
+    assert answer.status_code == 422, answer.json
+    assert error_of(answer)["rule"] == "TABLE-EVENT-2"
+    assert "declarer" in error_of(answer)["message"]
+    assert api.get(table).json["seq"] == 0
+
+
+def test_the_same_in_an_import_names_the_event(client) -> None:
+    export = {"format": "scorekeeper/1", "game": "mulatschak", "mode": "tally", "players": ["Anna", "Bo", "Cai"],
+              "events": [{"event": {"type": "deal_result", "trump": "", "causes": [], "thrown_in": False}}]}
+    answer = client.post("/api/v1/tables/import", json=export)
+    assert answer.status_code == 422, answer.json
+    assert answer.json["error"]["rule"] == "TABLE-EVENT-2"
+    assert answer.json["error"]["message"].startswith("event 1:")
+
+
+def test_an_event_that_fits_no_schema_stays_400(api: Api) -> None:
+    table = api.table(game="scorepad", players=["Anna", "Bo"])
+    answer = api.post(table, {"type": "points", "side": "first", "points": 1})
+    assert answer.status_code == 400
+    assert error_of(answer)["code"] == "malformed_event"
+
+
+def test_names_equal_ignoring_case_are_422_with_a_rule(client) -> None:
+    answer = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["Anna", "anna"]})
+    assert answer.status_code == 422
+    assert answer.json["error"] == {"code": "unsupported", "rule": "TABLE-NAMES-1",
+                                    "message": answer.json["error"]["message"]}
+    # The very same string twice breaks the schema's uniqueItems: a malformed body.
+    assert client.post("/api/v1/tables", json={"game": "scorepad", "players": ["Anna", "Anna"]}).status_code == 400
+
+
+def _desk_validator(client, game: str):
+    import jsonschema_rs
+
+    doc = client.get("/api/v1/openapi.json").json
+    body = doc["paths"][f"/api/v1/desk/{game}"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    return jsonschema_rs.validator_for({**body, "components": doc["components"]})
+
+
+def test_the_desk_document_ties_seats_and_lists_to_the_number_of_seats(client) -> None:
+    """A seat beyond the lists, or lists of different lengths, do not fit the desk's schema (400)."""
+    muggins = _desk_validator(client, "muggins")
+    assert muggins.is_valid({"card": "6H", "discards": [None, "7S", None], "muggins": ["5C"], "player": 2})
+    assert not muggins.is_valid({"card": "6H", "discards": [None, "7S", None], "muggins": ["5C"], "player": 5})
+    mulatschak = _desk_validator(client, "mulatschak")
+    sheet = {"kind": "sheet", "declarer": 1, "bid": 2, "trump": "H", "tricks": [1, 3, 1, None]}
+    assert mulatschak.is_valid({**sheet, "scores": [21, 21, 21, 21]})
+    assert not mulatschak.is_valid({**sheet, "scores": [21, 21, 21]})
+    mousel = _desk_validator(client, "mousel")
+    pot = {"kind": "pot", "pot": 4, "tricks": [1, 3, 0, None]}
+    assert mousel.is_valid({**pot, "taker": 3}) and not mousel.is_valid({**pot, "taker": 5})
+    kasino = _desk_validator(client, "kasino")
+    assert not kasino.is_valid({"played": "7H", "options": {"variant": "drag", "drag_misar": None}})
+    assert kasino.is_valid({"played": "7H", "options": {"variant": "standard", "drag_misar": None}})
+
+
+def test_a_muli_breaker_who_won_no_trick_is_422_with_the_rule(client) -> None:
+    sheet = {"kind": "sheet", "declarer": 0, "bid": 5, "trump": "H", "tricks": [4, 1, 0], "breaker": 2}
+    answer = client.post("/api/v1/desk/mulatschak", json=sheet)
+    assert answer.status_code == 422, answer.json
+    assert answer.json["error"]["rule"] == "MULAT-OPT-MULI-BREAKER"
+
+
+def test_a_trick_seat_is_bounded_by_the_games_largest_table(client) -> None:
+    mousel = _desk_validator(client, "mousel")
+    assert mousel.is_valid({"trick": [{"card": "9S", "player": 4}], "trump": "H"})
+    assert not mousel.is_valid({"trick": [{"card": "9S", "player": 5}], "trump": "H"})
