@@ -20,10 +20,13 @@ def decode_qr(img: Locator) -> str:
     return results[0].text
 
 
-# Counts the sheet's redraws asked for and held back (static/app.js: not while a field is typed in).
-# Registered after app.js's own listener, so it sees that listener's preventDefault.
-HELD_BACK = """() => { window.heldBack = 0; document.addEventListener('htmx:beforeRequest', e => {
-    if (e.detail.elt.id === 'sheet' && e.defaultPrevented) window.heldBack++; }); }"""
+# Counts the sheet's redraws asked for and held back (static/app.js: not while a field is typed in),
+# and keeps the sheet to tell whether it was replaced instead. Registered after app.js's own
+# listener, so it sees that listener's preventDefault.
+HELD_BACK = """() => { window.heldBack = 0; window.sheetBefore = document.getElementById('sheet');
+    document.addEventListener('htmx:beforeRequest', e => {
+        if (e.detail.elt.id === 'sheet' && e.defaultPrevented) window.heldBack++; }); }"""
+REDRAWN = "() => document.getElementById('sheet') !== window.sheetBefore"
 
 
 def quiet(page: Page) -> None:
@@ -126,7 +129,7 @@ def test_points_being_typed_are_not_wiped_when_another_phone_moves(browser: Brow
     expect(phone_b.locator(".totals .total").nth(1)).to_have_text("5")
     # The stream's notice has come and gone: its redraw and the catch-up that follows it 250 ms later
     # (static/app.js, catchUp) were both asked for and held back.
-    phone_a.wait_for_function("() => window.heldBack >= 2")
+    phone_a.wait_for_function(f"() => window.heldBack >= 2 || ({REDRAWN})()")
     expect(typing).to_have_value("7")
     expect(phone_a.locator(".totals .total").nth(1)).to_have_text("0")
     typing.blur()                                                  # left the field: now it redraws
@@ -148,10 +151,10 @@ def test_a_redraw_already_on_its_way_does_not_land_on_points_being_typed(browser
     typing = page.get_by_role("spinbutton", name="Points for Anna")
     typing.fill("7")                                                # ...while the player types
     assert held
-    page.evaluate("""() => { window.answered = 0; document.addEventListener('htmx:afterRequest', e => {
+    page.evaluate("""() => { window.answered = 0; document.addEventListener('htmx:beforeSwap', e => {
         if (e.detail.elt.id === 'sheet') window.answered++; }); }""")
     for route in held:
         route.continue_()
-    page.wait_for_function("n => window.answered >= n", arg=len(held))    # ...and has come
+    page.wait_for_function("n => window.answered >= n", arg=len(held))    # ...and has come (swapped or not)
     expect(typing).to_have_value("7")
     page.unroute("**/sheet*")
