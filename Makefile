@@ -108,9 +108,11 @@ test: $(TESTSTAMP) translations assets offline lint
 	$(PYTEST) -n 2 --dist loadgroup -m 'not quiet'
 	$(PYTEST) -m quiet tests/browser
 
-# The loop while you work: lint, types and every test that needs no browser (a few minutes).
+# The loop while you work: lint, types and every test that needs no browser, but for the
+# `packaging` ones (the wheel built and installed into a fresh venv, the real server started: the
+# slowest tests of the suite, 200 s for the wheel alone on a loaded machine). `make test` runs them.
 check: $(TESTSTAMP) translations assets lint
-	$(PYTEST) -n 2 --dist loadgroup --ignore=tests/browser
+	$(PYTEST) -n 2 --dist loadgroup --ignore=tests/browser -m 'not packaging'
 
 bench: $(TESTSTAMP)
 	for f in bench/bench_*.py; do $(BIN)/python $$f || exit 1; done
