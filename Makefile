@@ -9,7 +9,7 @@ export FLASK_APP := scorekeeper
 
 LOCK := requirements.lock
 
-.PHONY: run test serve migrate lint bench translations i18n assets clean lock offline
+.PHONY: run test check serve migrate lint bench translations i18n assets clean lock offline
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -99,10 +99,20 @@ lint: $(TESTSTAMP)
 	$(BIN)/mypy --strict scorekeeper/engine scorekeeper/cards.py scorekeeper/schemas scorekeeper/paths.py
 	$(BIN)/lint-imports
 
-# Browser tests run on their own after the rest, so a busy CPU cannot blur their timings.
+# Every test in one run on both cores, browser tests too (each worker starts its own server and
+# Chromium; `xdist_group` keeps what must share a worker together). The few that assert how fast
+# something happens are marked `quiet` and run alone afterwards, so a busy CPU cannot fail them.
+# The 15 slowest tests are listed at the end of each run.
+PYTEST := $(BIN)/python -m pytest --durations=15
 test: $(TESTSTAMP) translations assets offline lint
-	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore=tests/browser
-	$(BIN)/python -m pytest tests/browser
+	$(PYTEST) -n 2 --dist loadgroup -m 'not quiet'
+	$(PYTEST) -m quiet tests/browser
+
+# The loop while you work: lint, types and every test that needs no browser, but for the
+# `packaging` ones (the wheel built and installed into a fresh venv, the real server started: the
+# slowest tests of the suite, 200 s for the wheel alone on a loaded machine). `make test` runs them.
+check: $(TESTSTAMP) translations assets lint
+	$(PYTEST) -n 2 --dist loadgroup --ignore=tests/browser -m 'not packaging'
 
 bench: $(TESTSTAMP)
 	for f in bench/bench_*.py; do $(BIN)/python $$f || exit 1; done

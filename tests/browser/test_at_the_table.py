@@ -172,7 +172,12 @@ def test_offline_banner_and_a_move_tapped_offline_is_not_lost(browser: Browser, 
     expect(status).to_contain_text("Not sent: this phone is offline.")
     expect(status.get_by_role("button", name="Send again")).to_be_visible()
     expect(anna.locator("#table-cards input[value=KS]")).to_be_checked()     # the taps stay
-    anna.wait_for_timeout(2500)                                             # failed refreshes back off meanwhile
+    # Nothing refreshes the sheet by itself here (the stream is down, not erroring anew): the phone
+    # looked at again asks for one, which fails and is tried again later; the notice stays.
+    anna.evaluate("""() => { window.refreshFailed = 0; document.addEventListener('htmx:sendError', e => {
+        if (e.detail.elt.id === 'sheet') window.refreshFailed++; }); }""")
+    anna.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    anna.wait_for_function("() => window.refreshFailed > 0")
     expect(status).to_contain_text("Not sent: this phone is offline.")      # still waiting, visibly
     anna.context.set_offline(False)                                         # back: it is sent by itself
     expect(status).to_contain_text("Anna: K♣ as 13 takes K♠", timeout=8000)
@@ -385,7 +390,9 @@ def test_the_own_move_brings_the_composer_back_and_another_phones_move_leaves_th
     expect(anna.get_by_text("Bo to play")).to_be_visible()
     assert on_screen(anna, "#composer")                                     # back for the next move
     expect(bo.get_by_text("Your turn, Bo!")).to_be_visible()
-    bo.wait_for_timeout(300)
+    # Redrawn and settled (htmx's settle runs the page's own afterSettle handlers), then painted.
+    bo.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+    bo.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
     assert bo.evaluate("() => window.scrollY") == below                     # another's move: still
 
 

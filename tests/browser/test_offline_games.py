@@ -17,9 +17,13 @@ from playwright.sync_api import Browser, Page, Playwright, expect
 from scorekeeper.offline.build import OUT, version
 from tests.browser.conftest import IN_CI
 
-pytestmark = pytest.mark.skipif(
-    version() is None and not IN_CI,
-    reason=f"Pyodide and the app's zips are not built here ({OUT}): `make offline` fetches and builds them")
+pytestmark = [
+    pytest.mark.skipif(version() is None and not IN_CI,
+                       reason=f"Pyodide and the app's zips are not built here ({OUT}): `make offline` fetches and builds them"),
+    # One worker under `pytest -n`: the module's phone (Pyodide's first start, the costly part) is then
+    # started once, not once on each worker.
+    pytest.mark.xdist_group("offline_games"),
+]
 
 START = 240_000  # Pyodide's first start on a loaded CI machine (see test_offline_table.py)
 

@@ -40,8 +40,7 @@ def restart(context: BrowserContext, page: Page, url: str) -> None:
     """The phone closes the service worker (and its Python); the table page is opened again."""
     cdp = context.new_cdp_session(page)
     cdp.send("ServiceWorker.enable")
-    cdp.send("ServiceWorker.stopAllWorkers")
-    time.sleep(0.3)
+    cdp.send("ServiceWorker.stopAllWorkers")  # answers once the workers have stopped
     page.goto(url, timeout=START)
 
 

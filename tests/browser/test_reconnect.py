@@ -28,7 +28,9 @@ def test_stream_ends_reconnects_and_catches_up(browser: Browser, serve) -> None:
     base = serve(SSE_MAX_SECONDS="1")  # the server ends every stream after a second
     table = api(base, "/api/v1/tables", {"game": "scorepad", "players": ["Anna", "Bo"]})
     page = watch(browser, table["watch_url"])
-    page.wait_for_timeout(1500)  # the first stream has ended; the browser reconnects by itself
+    page.evaluate("() => { window.reopened = 0; document.addEventListener('htmx:sseOpen', () => window.reopened++); }")
+    # The first stream has ended and the browser has reconnected by itself (htmx fires sseOpen again).
+    page.wait_for_function(f"() => window.reopened > 0 && ({OPEN})()", timeout=10_000)
     api(base, f"/api/v1/tables/{table['id']}/events", {"type": "points", "side": 1, "points": 4}, table["write_token"])
     expect(page.locator(".totals .total").nth(1)).to_have_text("4", timeout=5000)
 
@@ -36,11 +38,13 @@ def test_stream_ends_reconnects_and_catches_up(browser: Browser, serve) -> None:
 def test_a_phone_that_slept_catches_up_when_woken(browser: Browser, live_server: str) -> None:
     table = api(live_server, "/api/v1/tables", {"game": "scorepad", "players": ["Anna", "Bo"]})
     page = watch(browser, table["watch_url"])
+    awake = watch(browser, table["watch_url"])
     # Asleep: its stream is gone and nothing arrives.
     page.evaluate("() => document.querySelector('[sse-connect]')?.['htmx-internal-data'].sseEventSource.close()")
     api(live_server, f"/api/v1/tables/{table['id']}/events", {"type": "points", "side": 0, "points": 7},
         table["write_token"])
-    page.wait_for_timeout(300)
+    # A phone that is awake has heard the move by now; the one asleep has not.
+    expect(awake.locator(".totals .total").first).to_have_text("7", timeout=3000)
     expect(page.locator(".totals .total").first).to_have_text("0")
     # Woken: the page becomes visible again and fetches the sheet.
     page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
