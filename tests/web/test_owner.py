@@ -14,17 +14,9 @@ from flask.testing import FlaskClient
 
 from scorekeeper.live import deliver
 from scorekeeper.service import facts_cache, table_facts
-from tests.web.test_delete import _open, bearer, rows
+from tests.web.test_delete import _open, _phone, bearer, rows
 
 POINT = {"type": "points", "side": 0, "points": 1}
-
-
-def _phone(app: Flask, table: dict[str, Any], token: str, seat: int | None = None) -> FlaskClient:
-    phone = app.test_client()
-    assert phone.get(f"/t/{table['id']}/k/{table[token]}").status_code == 302
-    if seat is not None:
-        assert phone.post(f"/t/{table['id']}/seat", data={"seat": str(seat)}).status_code == 302
-    return phone
 
 
 def _move(phone: FlaskClient, table: dict[str, Any]) -> int:
