@@ -102,14 +102,17 @@ def table_json(table: Table) -> dict[str, Any]:
 @limiter.limit("RATE_LIMIT_CREATE")
 def create() -> tuple[Response, int]:
     body = _body()
+    from scorekeeper.web.circles_api import flag
+
+    add_members = flag(body, "add_members")  # checked with or without a circle: the document types it
     if body.get("circle") is not None:  # kept in a circle: its write token is the bearer (issue 38)
         from scorekeeper.service.circles import open_table
-        from scorekeeper.web.circles_api import circle_for, flag
+        from scorekeeper.web.circles_api import circle_for
 
         if not isinstance(body["circle"], str):
             raise TableError(400, "bad_request", tr("circle must be a circle's id"))
         table = open_table(circle_for(body["circle"], "write"), body.get("game"), body.get("players"),
-                           body.get("mode"), body.get("options"), flag(body, "add_members"))
+                           body.get("mode"), body.get("options"), add_members)
     else:
         table = service.create_table(body.get("game"), body.get("players"), body.get("mode"), body.get("options"))
     return jsonify({**_codes_json(table), "owner_token": table.owner_token, "seq": 0,
