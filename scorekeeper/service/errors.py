@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,12 +51,24 @@ TABLE_POSITION_RULE = "TABLE-EVENT-2"  # the position needs another field or val
 TABLE_NAMES_RULE = "TABLE-NAMES-1"  # players' names equal once case and invisible characters are ignored
 
 
+def _any_pack_reads(text: str) -> bool:
+    """Whether ``text`` is a card in some pack's notation (the document's patterns): one of
+    another pack at this table is this table's refusal, a string that is no card anywhere is not."""
+    try:
+        from scorekeeper.schemas.common import FRENCH_CARD, GERMAN_CARD  # pydantic: not on a phone
+    except ImportError:
+        return True
+    return isinstance(text, str) and any(re.match(p, text.strip()) for p in (FRENCH_CARD, GERMAN_CARD))
+
+
 def from_engine(exc: Exception, names: Sequence[str] | None = None, *, fitted: bool = False,
                 **extra: Any) -> TableError:
     """The engine's refusal as the service's, its message in the reader's language with the
     players named (``names``: the table's players, seat by seat). ``fitted``: the event already
     fits the document's schema, so what the engine cannot read in it is this position's refusal
     (422 ``TABLE-EVENT-2``), not a malformed body (400)."""
+    if fitted and isinstance(exc, NotationError) and not _any_pack_reads(exc.text):
+        fitted = False  # no pack's notation at all ('1H'): bad notation, 400 as the contract says
     if fitted and isinstance(exc, (NotationError, MalformedEvent, *ENGINE_SLIPS)):
         err = from_engine(exc, names, **extra)
         return TableError(422, "illegal_move", err.message, TABLE_POSITION_RULE, **extra)
