@@ -89,8 +89,11 @@ def test_the_engine_still_judges_cards_and_rules(api: Api) -> None:
     deal = api.post(table, {"type": "deal", "dealer": 1, "table": ["5D", "9C", "4H", "AS"]})
     assert deal.status_code == 201
     unreadable = api.post(table, {"type": "play", "player": 0, "card": "11D"})
-    # The document's card pattern lets "11D" through; the Mulle pack has no such card.
-    assert unreadable.status_code == 422 and unreadable.json["error"]["rule"] == "TABLE-EVENT-2"
+    # No pack's notation (the document's card patterns refuse it too): bad notation, 400.
+    assert unreadable.status_code == 400 and unreadable.json["error"]["code"] == "bad_notation"
+    other_pack = api.post(table, {"type": "play", "player": 0, "card": "OS"})
+    # A card of the German pack, which the document's events (every game's) admit: this table's refusal.
+    assert other_pack.status_code == 422 and other_pack.json["error"]["rule"] == "TABLE-EVENT-2"
     illegal = api.post(table, {"type": "play", "player": 0, "card": "9H", "capture": ["5D"]})
     assert illegal.status_code == 422 and illegal.json["error"]["rule"] == "MULLE-CAP-4"
 
