@@ -22,6 +22,7 @@ DDL = (
     "CREATE TABLE IF NOT EXISTS phone_moved (table_id TEXT PRIMARY KEY, url TEXT NOT NULL, at TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS phone_kept (table_id TEXT PRIMARY KEY, game TEXT, players TEXT, "
     "reason TEXT NOT NULL, rows TEXT NOT NULL, at TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS phone_origin (table_id TEXT PRIMARY KEY, origin TEXT NOT NULL)",
 )
 
 
@@ -116,3 +117,23 @@ def forget_moved(table_id: str) -> None:
 
 def kept_rows(table_id: str) -> str | None:
     return db.session.execute(text("SELECT rows FROM phone_kept WHERE table_id = :t"), {"t": table_id}).scalar()
+
+
+def origin_of(table: Any) -> str:
+    """The table's identity wherever its log is carried (the hut's copies, the server's import):
+    a table opened on this phone is known by a secret drawn from its owner token, which never
+    leaves the phone; a table this phone keeps for another (taken over) by the one it came with.
+    The server makes one table of one origin (``service.imported_before``)."""
+    import base64
+    import hashlib
+
+    given = db.session.execute(text("SELECT origin FROM phone_origin WHERE table_id = :t"), {"t": table.id}).scalar()
+    if given:
+        return str(given)
+    secret = table.owner_token or table.write_token
+    return base64.urlsafe_b64encode(hashlib.sha256(f"scorekeeper-origin:{secret}".encode()).digest()).decode()[:43]
+
+
+def set_origin(table_id: str, origin: str) -> None:
+    db.session.execute(text("INSERT OR REPLACE INTO phone_origin (table_id, origin) VALUES (:t, :o)"),
+                       {"t": table_id, "o": origin})

@@ -10,9 +10,16 @@
 // keeps the table, the path its own pages take — and sends the answer back. The host's copy is the
 // only authority: moves are ordered and checked there (expected_seq), and every guest is told
 // "moved to seq S" to redraw its sheet, as the server's event stream does.
+//
+// Nothing lost: the host sends each guest the table's log (its export, as the server's import
+// takes it) and every acknowledged move after it; the guest keeps it in IndexedDB of its own
+// ("scorekeeper-hut", written here: its own phone app is not started while it relays). A guest
+// that paired again says how far its copy goes and is sent the rest. With the host gone, a guest
+// with the copy keeps the table itself ("Keep this table here"): its own app imports the copy
+// under the same table id, and the others pair with it.
 (function () {
   "use strict";
-  var hut = window.scorekeeperHut = { stats: { opened: [], trips: [], told: [] } };
+  var hut = window.scorekeeperHut = { stats: { opened: [], trips: [], told: [], logs: [] } };
   var VERSION = "1";
 
   // --- Codes: an SDP cut to what a data channel needs, one line of text for one QR code ---
@@ -106,6 +113,38 @@
     if (status) status.textContent = box.dataset[key] || "";
   }
 
+  // --- The guest's copy of the log: { table, log: <export>, movedTo } by table id ---
+
+  var copiesOpened = null;
+  function copies() {
+    copiesOpened = copiesOpened || new Promise(function (resolve, reject) {
+      var open = indexedDB.open("scorekeeper-hut", 1);
+      open.onupgradeneeded = function () { open.result.createObjectStore("copies"); };
+      open.onsuccess = function () { resolve(open.result); };
+      open.onerror = function () { copiesOpened = null; reject(open.error); };
+    });
+    return copiesOpened;
+  }
+  function stored(work, mode) {
+    return copies().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var tx = db.transaction("copies", mode || "readonly", { durability: "strict" });
+        var result = work(tx.objectStore("copies"));
+        tx.oncomplete = function () { resolve(result && "result" in result ? result.result : undefined); };
+        tx.onerror = function () { reject(tx.error); };
+        tx.onabort = function () { reject(tx.error); };
+      });
+    });
+  }
+  function copyOf(table) {
+    return stored(function (store) { return store.get(table); }).then(function (c) { return c || null; });
+  }
+  hut.copyOf = copyOf;
+  function lastOf(log) {
+    var events = (log && log.events) || [];
+    return events.length ? events[events.length - 1] : null;
+  }
+
   // The code as text, and as a QR code drawn by this phone's own app (qrcode, as the server draws
   // its join codes): a phone without the app stored still has the text.
   function show(box, code, lazy) {
@@ -169,16 +208,31 @@
         window.htmx.trigger(sheet, "refresh");
       }
     };
+    // On a guest a move the table's phone has not answered waits, as a move sent with no signal
+    // does on the server's path (app.js: "Send again", and sent by itself once back): the status
+    // region says so in the hut's words.
+    var waiting = function () {
+      var region = document.getElementById("last-move");
+      var outer = window.parent.scorekeeperHut;
+      if (region && region.dataset.hutWaiting && outer && outer.role === "guest") region.dataset.failed = region.dataset.hutWaiting;
+    };
     window.addEventListener("message", function (event) {
-      if (event.origin !== location.origin || !event.data || event.data.hut !== "moved") return;
+      if (event.origin !== location.origin || !event.data) return;
+      if (event.data.hut === "back") {
+        // Paired again: a waiting move is sent again (app.js resends on "online").
+        window.dispatchEvent(new Event("online"));
+        return;
+      }
+      if (event.data.hut !== "moved") return;
       if (typeof event.data.seq === "number" && event.data.seq > newest) newest = event.data.seq;
       hut.stats.told.push(event.data.seq);
       catchUp();
     });
-    document.addEventListener("htmx:afterSettle", function () { report(); catchUp(); });
+    document.addEventListener("htmx:afterSettle", function () { waiting(); report(); catchUp(); });
     document.addEventListener("DOMContentLoaded", function () {
       var invite = document.getElementById("peer-invite");
       if (invite) invite.hidden = true;  // the page around the frame invites
+      waiting();
       report();
     });
     return;
@@ -188,6 +242,7 @@
 
   var guests = [];
   var told = -1;
+  var hostTable = null;
 
   function broadcast(seq) {
     if (typeof seq !== "number" || seq <= told) return;
@@ -195,6 +250,39 @@
     hut.stats.told.push(seq);
     guests.forEach(function (g) { if (g.channel.readyState === "open") send(g.channel, { t: "moved", seq: seq }); });
     tellFrame({ hut: "moved", seq: seq });
+    shareLog();
+  }
+
+  // Each guest's copy brought up to this phone's log: what it lacks after what it said it has (by
+  // seq; the whole log if its last entry is not this log's, a copy of another history). One
+  // export at a time from this phone's app; moves meanwhile are in the next.
+  var exporting = false;
+  var exportAgain = false;
+  function shareLog() {
+    if (!hostTable || !guests.some(function (g) { return g.has; })) return;
+    if (exporting) { exportAgain = true; return; }
+    exporting = true;
+    fetch("/phone/t/" + hostTable + "/export.json", { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (log) { if (log) guests.forEach(function (g) { sendTail(g, log); }); }, function () { /* the next move's */ })
+      .then(function () {
+        exporting = false;
+        if (exportAgain) { exportAgain = false; shareLog(); }
+      });
+  }
+  function sendTail(g, log) {
+    if (!g.has || g.channel.readyState !== "open") return;
+    var events = log.events || [];
+    var from = g.has.seq;
+    var mine = events[from - 1];
+    if (from > events.length || (from > 0 && (!mine || mine.seq !== from || mine.at !== g.has.at))) from = 0;
+    var last = lastOf(log);
+    if (g.has.sent && from === (last ? last.seq : 0)) return;
+    var head = {};
+    Object.keys(log).forEach(function (k) { if (k !== "events") head[k] = log[k]; });
+    send(g.channel, { t: "log", table: hostTable, head: head, from: from, events: events.slice(from),
+                      movedTo: ($("#moved-to") || {}).href || null });
+    g.has = { seq: last ? last.seq : 0, at: last ? last.at : null, sent: true };
   }
 
   // A guest's request, answered by this phone's own app (the service worker, as for its own pages).
@@ -224,6 +312,10 @@
     box.pending = pending;
     channel.onmessage = receiver(function (message) {
       if (message.t === "req") answer(channel, message);
+      else if (message.t === "have") {
+        pending.has = { seq: Number(message.seq) || 0, at: message.at || null };
+        shareLog();
+      }
     });
     channel.onopen = function () {
       hut.stats.opened.push(Math.round(performance.now() - pending.answered));
@@ -256,6 +348,8 @@
   function startHost(box) {
     if (box.started) return;
     box.started = true;
+    hut.role = "host";
+    hostTable = box.dataset.table;
     becomeShell(location.href, box);
     window.addEventListener("message", function (event) {
       if (event.origin === location.origin && event.data && event.data.hut === "seq") broadcast(event.data.seq);
@@ -267,6 +361,8 @@
 
   var pendingTrips = {};
   var host = null;
+  var relaying = null;  // the table this page relays, and the timer that tells the worker so again
+  var relayTimer = null;
 
   function relay(event) {
     var data = event.data;
@@ -281,12 +377,49 @@
     send(host, { t: "req", id: id, method: data.method, path: data.path, search: data.search, headers: data.headers, body: data.body });
   }
 
+  // A request the table's phone will never answer now: its page is told at once (a move then
+  // waits to be sent again; it may have been kept, and sent again it is refused as stale, 409).
+  function dropTrips() {
+    Object.keys(pendingTrips).forEach(function (id) {
+      pendingTrips[id].port.postMessage({ status: 503, headers: [["content-type", "text/plain"]], body: "" });
+      delete pendingTrips[id];
+    });
+  }
+
+  // The host's log (or what this copy lacks of it) into this phone's copy, one write after another.
+  var copying = Promise.resolve();
+  function keepLog(message, box) {
+    hut.stats.logs.push(message.from);
+    copying = copying.then(function () {
+      return copyOf(message.table).then(function (copy) {
+        var before = copy && copy.log ? (copy.log.events || []).slice(0, message.from) : [];
+        var log = Object.assign({}, message.head, { events: before.concat(message.events) });
+        var kept = { table: message.table, log: log, movedTo: message.movedTo || (copy && copy.movedTo) || null, at: Date.now() };
+        return stored(function (store) { store.put(kept, message.table); }, "readwrite").then(function () {
+          var last = lastOf(log);
+          box.dataset.peerCopy = String(last ? last.seq : 0);  // how far this phone's copy goes
+          hut.stats.copied = last ? last.seq : 0;
+        });
+      });
+    }).catch(function (error) { console.warn("hut: the copy was not kept", error); });
+  }
+
+  function tellWorker(message, then) {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!worker) return;
+    var ack = new MessageChannel();
+    if (then) ack.port1.onmessage = then;
+    worker.postMessage(message, [ack.port2]);
+  }
+
   function join(box) {
     var got = decode($("#peer-code", box).value);
     if (!got || got.kind !== "O" || !got.table) { say(box, "bad"); return; }
-    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
     var pc = new RTCPeerConnection({ iceServers: [] });
     var started = performance.now();
+    hut.role = "guest";
+    $("[data-peer-code]", box).hidden = true;  // the answer to an earlier code is no answer to this one
+    $("#peer-takeover", box).hidden = true;
     say(box, "connecting");
     pc.ondatachannel = function (event) {
       var channel = event.channel;
@@ -300,26 +433,47 @@
         } else if (message.t === "moved") {
           hut.stats.told.push(message.seq);
           tellFrame({ hut: "moved", seq: message.seq });
+        } else if (message.t === "log" && message.table === got.table) {
+          keepLog(message, box);
         }
       });
       channel.onopen = function () {
         host = channel;
         hut.stats.opened.push(Math.round(performance.now() - started));
         say(box, "joined");
+        box.dataset.table = got.table;
+        // How far this phone's copy goes: the host sends the rest.
+        copyOf(got.table).then(function (copy) {
+          var last = copy && lastOf(copy.log);
+          send(channel, { t: "have", seq: last ? last.seq : 0, at: last ? last.at : null });
+        }, function () { send(channel, { t: "have", seq: 0, at: null }); });
         // The service worker relays the table's requests to this page from now on.
-        var ack = new MessageChannel();
-        ack.port1.onmessage = function () { becomeShell("/phone/t/" + got.table, box); };
-        worker.postMessage({ hut: "relay", table: got.table }, [ack.port2]);
+        relaying = got.table;
+        tellWorker({ hut: "relay", table: got.table }, function () {
+          becomeShell("/phone/t/" + got.table, box);
+          tellFrame({ hut: "back" });
+        });
         // Said again now and then: a worker stopped while idle forgets it.
-        setInterval(function () {
-          var now = navigator.serviceWorker.controller;
-          if (now) now.postMessage({ hut: "relay", table: got.table });
-        }, 10000);
+        if (!relayTimer) {
+          relayTimer = setInterval(function () {
+            var now = navigator.serviceWorker.controller;
+            if (now && relaying) now.postMessage({ hut: "relay", table: relaying });
+          }, 10000);
+        }
       };
-      channel.onclose = function () { say(box, "lost"); };
+      channel.onclose = function () {
+        if (host !== channel) return;
+        host = null;
+        dropTrips();
+        say(box, "lost");
+        offerTakeover(box, got.table);
+      };
     };
-    navigator.serviceWorker.addEventListener("message", relay);
-    navigator.serviceWorker.startMessages();
+    if (!hut.relaying) {
+      hut.relaying = true;
+      navigator.serviceWorker.addEventListener("message", relay);
+      navigator.serviceWorker.startMessages();
+    }
     pc.setRemoteDescription({ type: "offer", sdp: got.sdp })
       .then(function () { return pc.createAnswer(); })
       .then(function (answer) { return pc.setLocalDescription(answer); })
@@ -329,11 +483,63 @@
     hut.pc = pc;
   }
 
+  // --- "Keep this table here": a guest with the copy becomes the table's phone ---
+
+  function offerTakeover(box, table) {
+    var button = $("#peer-takeover", box);
+    if (!button) return;
+    copyOf(table).then(function (copy) {
+      if (!copy || copy.movedTo || host) return;
+      button.dataset.table = table;
+      button.hidden = false;
+      var why = $("#peer-takeover-why", box);
+      if (why) why.hidden = false;
+    }, function () { /* no copy: nothing to keep */ });
+  }
+
+  function takeOver(box, button) {
+    var table = button.dataset.table;
+    button.disabled = true;
+    say(box, "taking");
+    // This phone stops relaying the table: from now on its own app answers it.
+    if (relayTimer) { clearInterval(relayTimer); relayTimer = null; }
+    relaying = null;
+    copyOf(table).then(function (copy) {
+      if (!copy) throw new Error("no copy");
+      return new Promise(function (resolve) { tellWorker({ hut: "unrelay", table: table }, resolve); setTimeout(resolve, 2000); })
+        .then(function () {
+          return fetch("/phone/hut/keep", { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
+                                            body: JSON.stringify({ table: table, log: copy.log }) });
+        });
+    }).then(function (response) {
+      if (!response.ok) throw new Error(String(response.status));
+      return response.json();
+    }).then(function (kept) {
+      location.assign(kept.url);  // this phone's own table page: it invites the others
+    }).catch(function (error) {
+      console.warn("hut: not kept here", error);
+      button.disabled = false;
+      say(box, "notKept");
+    });
+  }
+
+  // The home page: a copy kept from an earlier pairing may be kept here too (the host's phone gone).
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = $("#peer-join");
+    if (!box || !window.indexedDB) return;
+    stored(function (store) { return store.getAll(); }).then(function (all) {
+      var newest = (all || []).filter(function (c) { return !c.movedTo; }).sort(function (a, b) { return b.at - a.at; })[0];
+      if (newest && !host) offerTakeover(box, newest.table);
+    }, function () { /* no copies */ });
+  });
+
   document.addEventListener("click", function (event) {
     var target = event.target;
     if (!target || !target.closest) return;
     var start = target.closest("[data-peer-start]");
     if (start) { startHost(start.closest("#peer-invite")); return; }
+    var takeover = target.closest("#peer-takeover");
+    if (takeover) { takeOver(takeover.closest("#peer-join"), takeover); return; }
     var connect = target.closest("[data-peer-connect]");
     if (!connect) return;
     var box = connect.closest("#peer-invite, #peer-join");

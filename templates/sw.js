@@ -47,6 +47,11 @@ self.addEventListener("message", (event) => {
     if (event.ports[0]) event.ports[0].postMessage(true);
     return;
   }
+  if (event.data && event.data.hut === "unrelay") {
+    relays.delete(event.data.table);  // this phone keeps the table now ("Keep this table here")
+    if (event.ports[0]) event.ports[0].postMessage(true);
+    return;
+  }
   if (event.data !== "offline-ready?" || !event.ports[0]) return;
   event.waitUntil(storePhoneFiles().catch(() => false).then((ok) => event.ports[0].postMessage(ok)));
 });

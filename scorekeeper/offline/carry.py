@@ -108,6 +108,9 @@ def carry_over(old: sqlite3.Connection) -> list[str]:
     if "phone_moved" in names:
         for table_id, url in old.execute("SELECT table_id, url FROM phone_moved"):
             marks.mark_moved(table_id, url)
+    if "phone_origin" in names:
+        for table_id, origin in old.execute("SELECT table_id, origin FROM phone_origin"):
+            marks.set_origin(table_id, origin)
     if "phone_kept" in names:
         for row in old.execute("SELECT * FROM phone_kept").fetchall():
             keep = dict(row)

@@ -13,6 +13,7 @@ engine when its page is first read, exactly as a server process does after a res
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -234,6 +235,7 @@ def _phone_pages(app: Any) -> None:
 
     app.add_url_rule("/kept/<table_id>.json", "phone_kept", kept_file)
     app.add_url_rule("/hut/qr", "phone_hut_qr", _hut_qr)
+    app.add_url_rule("/hut/keep", "phone_hut_keep", _hut_keep, methods=["POST"])
     app.add_url_rule("/moved/<table_id>/remove", "phone_remove_moved", _remove_moved, methods=["POST"])
     app.add_url_rule("/kept/<table_id>/remove", "phone_remove_kept", _remove_kept, methods=["POST"])
 
@@ -253,6 +255,54 @@ def _hut_qr() -> Any:
     if not code or len(code) > HUT_CODE_MAX:
         abort(400)
     return Response(qr_svg(code), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+_ORIGIN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def _hut_keep() -> Any:
+    """"Keep this table here": a guest's copy of the log (static/hut.js) becomes a table of this
+    phone's own, under the table's id, so the other phones pair with this one and go on where the
+    log ends. Replayed through the engine like any import (a tampered copy is refused with its
+    rule). A table of that id already here is kept if it has the copy's moves or more (a phone
+    that kept it before), else it gives way to the longer copy."""
+    from flask import jsonify, request, url_for
+    from flask_babel import gettext as _
+
+    from scorekeeper import phone_marks as marks
+    from scorekeeper import service
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Table
+    from scorekeeper.service import TableError
+    from scorekeeper.web import access, json_input
+
+    try:
+        try:
+            data = json_input.loads(request.get_data())
+        except ValueError as exc:
+            raise TableError(400, "bad_request", _("That is not a copy of a table.")) from exc
+        table_id = data.get("table") if isinstance(data, dict) else None
+        log = data.get("log") if isinstance(data, dict) else None
+        if not isinstance(table_id, str) or not _TABLE_ID.fullmatch(table_id) or not isinstance(log, dict) \
+                or not isinstance(log.get("events"), list):
+            raise TableError(400, "bad_request", _("That is not a copy of a table."))
+        table = db.session.get(Table, table_id)
+        if table is not None and table.head_seq < len(log["events"]):
+            trial = service.import_table(log)  # replayed before it replaces anything: a refusal keeps this phone's
+            service.delete_table(trial)
+            service.delete_table(table)
+            table = None
+        if table is None:
+            table = service.import_table(log, table_id=table_id)
+    except TableError as exc:  # the page (hut.js) reads it: the JSON API's shape
+        return jsonify(error={"code": exc.code, "rule": exc.rule, "message": exc.message}), exc.status
+    origin = log.get("origin")
+    if isinstance(origin, str) and _ORIGIN.fullmatch(origin):
+        marks.set_origin(table.id, origin)
+        db.session.commit()
+    access.grant(table, "write", owner=True)
+    return jsonify(url=url_for("tables.show", table_id=table.id))
 
 
 def _remove_moved(table_id: str) -> Any:
@@ -465,5 +515,8 @@ def export(table_id: str) -> str:
 
     from scorekeeper import service
 
+    from scorekeeper import phone_marks as marks
+
     with _state["app"].app_context():
-        return json.dumps(service.export(service.get_table(table_id)))
+        table = service.get_table(table_id)
+        return json.dumps({**service.export(table), "origin": marks.origin_of(table)})

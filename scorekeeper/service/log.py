@@ -118,7 +118,7 @@ def export(table: Table) -> dict[str, Any]:
     }
 
 
-def import_table(data: Any, *, fitted: bool = False) -> Table:
+def import_table(data: Any, *, fitted: bool = False, table_id: str | None = None) -> Table:
     """A new table from an export, every event replayed through the engine first: a tampered
     file is refused with the rule it breaks and nothing is stored."""
     if not isinstance(data, dict):
@@ -161,7 +161,7 @@ def import_table(data: Any, *, fitted: bool = False) -> Table:
             err = from_engine(exc, names, fitted=fitted)
             raise TableError(err.status, err.code, tr("event %(n)s: %(message)s", n=number, message=err.message),
                              err.rule) from exc
-    table = create_table(game, names, mode, options)
+    table = create_table(game, names, mode, options, table_id=table_id)
     seq = 0
     effective: list[tuple[int, dict[str, Any]]] = []
     for payload, author in payloads:

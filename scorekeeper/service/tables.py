@@ -70,7 +70,8 @@ def clean_players(players: Any) -> list[str]:
     return names
 
 
-def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any = None) -> Table:
+def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any = None, *,
+                 table_id: str | None = None) -> Table:
     if not isinstance(game, str) or game not in RULES:
         known = ", ".join(RULES)
         raise bad_request(tr("unknown game %(game)s; this server plays %(known)s", game=repr(game), known=known))
@@ -94,7 +95,7 @@ def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any
     except MalformedEvent as exc:
         raise TableError(422, "unsupported", localize(exc.message, names)) from exc
     table = Table(
-        id=secrets.token_urlsafe(8)[:10],
+        id=table_id or secrets.token_urlsafe(8)[:10],  # a phone keeping another phone's table keeps its id
         game=game,
         mode=mode,
         options=options,

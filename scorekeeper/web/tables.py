@@ -25,7 +25,7 @@ from scorekeeper.engine import RULES, RULES_VERSION
 from scorekeeper.engine.messages import TableNames, isolate
 from scorekeeper.extensions import limiter
 from scorekeeper.models import Table
-from scorekeeper.phone_marks import moved_to
+from scorekeeper.phone_marks import moved_to, origin_of
 from scorekeeper.service import TableError
 from scorekeeper.web import access, json_input
 from scorekeeper.web.forms import whole_number
@@ -263,7 +263,10 @@ def export(table_id: str) -> Response:
     table = load(table_id)
     if access.cap_of(table) is None:
         abort(403)
-    body = json.dumps(service.export(table), indent=1, ensure_ascii=False)
+    exported = service.export(table)
+    if current_app.config.get("PHONE"):  # carried from the phone: the server makes one table of it (docs/api.md)
+        exported["origin"] = origin_of(table)
+    body = json.dumps(exported, indent=1, ensure_ascii=False)
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="scorekeeper-{table.game}-{table.id}.json"'})
 
