@@ -38,6 +38,9 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     # The circle the table is kept in (issue 38), if any: it then lives as long as the circle.
     circle_id: Mapped[str | None] = mapped_column(ForeignKey("circles.id"), default=None, index=True)
+    # A table carried from a phone (issue 39): the identity its export came with, so that every
+    # phone holding a copy of it puts it on the server once (service/origins.py). NULL otherwise.
+    origin: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.index", cascade="all, delete-orphan", lazy="select"

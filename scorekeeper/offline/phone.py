@@ -513,9 +513,8 @@ def export(table_id: str) -> str:
     """The table as the server's import takes it (``service.export``)."""
     import json
 
-    from scorekeeper import service
-
     from scorekeeper import phone_marks as marks
+    from scorekeeper import service
 
     with _state["app"].app_context():
         table = service.get_table(table_id)

@@ -118,9 +118,30 @@ def export(table: Table) -> dict[str, Any]:
     }
 
 
-def import_table(data: Any, *, fitted: bool = False, table_id: str | None = None) -> Table:
+def import_table(data: Any, *, fitted: bool = False, table_id: str | None = None, origin: str | None = None) -> Table:
     """A new table from an export, every event replayed through the engine first: a tampered
-    file is refused with the rule it breaks and nothing is stored."""
+    file is refused with the rule it breaks and nothing is stored. ``origin``: the export's
+    identity (a phone's table, service/origins.py), kept so that it makes one table only."""
+    game, names, mode, options, payloads, state = replayed(data, fitted=fitted)
+    table = create_table(game, names, mode, options, table_id=table_id, origin=origin)
+    seq = 0
+    effective: list[tuple[int, dict[str, Any]]] = []
+    for payload, author in payloads:
+        seq += 1
+        if payload["type"] == "undo":
+            payload = {"type": "undo", "undoes": effective.pop()[0]}
+        else:
+            effective.append((seq, payload))
+        db.session.add(Event(table_id=table.id, seq=seq, type=payload["type"], payload=payload, author=author))
+    table.head_seq = seq
+    db.session.commit()
+    cache.put((table.id, seq), Snapshot(seq, state, tuple(effective)))
+    return table
+
+
+def replayed(data: Any, *, fitted: bool = False) -> tuple[str, list[str], Any, Any, list[tuple[dict[str, Any], int | None]], Any]:
+    """An export checked and its effective events replayed through the engine, nothing stored:
+    its game, names, mode, options, the events with their authors, and the state they reach."""
     if not isinstance(data, dict):
         raise bad_request(tr("an import must be a JSON object as exported"))
     events = data.get("events")
@@ -161,20 +182,7 @@ def import_table(data: Any, *, fitted: bool = False, table_id: str | None = None
             err = from_engine(exc, names, fitted=fitted)
             raise TableError(err.status, err.code, tr("event %(n)s: %(message)s", n=number, message=err.message),
                              err.rule) from exc
-    table = create_table(game, names, mode, options, table_id=table_id)
-    seq = 0
-    effective: list[tuple[int, dict[str, Any]]] = []
-    for payload, author in payloads:
-        seq += 1
-        if payload["type"] == "undo":
-            payload = {"type": "undo", "undoes": effective.pop()[0]}
-        else:
-            effective.append((seq, payload))
-        db.session.add(Event(table_id=table.id, seq=seq, type=payload["type"], payload=payload, author=author))
-    table.head_seq = seq
-    db.session.commit()
-    cache.put((table.id, seq), Snapshot(seq, state, tuple(effective)))
-    return table
+    return game, names, mode, options, payloads, state
 
 
 def seat_names(table: Table) -> list[str]:

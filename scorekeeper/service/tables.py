@@ -71,7 +71,7 @@ def clean_players(players: Any) -> list[str]:
 
 
 def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any = None, *,
-                 table_id: str | None = None) -> Table:
+                 table_id: str | None = None, origin: str | None = None) -> Table:
     if not isinstance(game, str) or game not in RULES:
         known = ", ".join(RULES)
         raise bad_request(tr("unknown game %(game)s; this server plays %(known)s", game=repr(game), known=known))
@@ -103,6 +103,7 @@ def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any
         read_token=secrets.token_urlsafe(24),
         owner_token=secrets.token_urlsafe(24),
         rules_version=RULES_VERSION,
+        origin=origin,
     )
     table.seats = [Seat(index=i, name=name) for i, name in enumerate(names)]
     db.session.add(table)

@@ -7,16 +7,17 @@ from functools import cache
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
+from sqlalchemy.exc import IntegrityError
 from werkzeug.routing import BaseConverter
 
 from scorekeeper import metrics, service
 from scorekeeper.engine.base import MalformedEvent
-from scorekeeper.extensions import csrf, limiter
+from scorekeeper.extensions import csrf, db, limiter
 from scorekeeper.live import retry_ms
 from scorekeeper.live import stream as live_stream
 from scorekeeper.localize import tr
 from scorekeeper.models import Table
-from scorekeeper.service import TableError, TableFacts
+from scorekeeper.service import TableError, TableFacts, origins
 from scorekeeper.web.links import join_url, watch_url
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -129,9 +130,29 @@ def _codes_json(table: Table) -> dict[str, Any]:
 def import_() -> tuple[Response, int]:
     data = _body()
     _check_export(data)
-    table = service.import_table(data, fitted=_schemas_checked())
+    table, new = imported(data, fitted=_schemas_checked())
+    if not new:  # made before, from another phone's copy (service/origins.py): no second table
+        return jsonify({**_codes_json(table), "seq": table.head_seq, "state": service.state_json(table),
+                        "imported_before": True}), 200
     return jsonify({**_codes_json(table), "owner_token": table.owner_token, "seq": table.head_seq,
                     "state": service.state_json(table)}), 201
+
+
+def imported(data: dict[str, Any], *, fitted: bool = False) -> tuple[Table, bool]:
+    """The table the export makes, and whether it is new: an export whose origin made one already
+    finds it (two phones putting the same table on the server at once: the unique origin lets
+    one of them make it, and the other finds it)."""
+    found = origins.imported_before(data, fitted=fitted)
+    if found is not None:
+        return found, False
+    try:
+        return service.import_table(data, fitted=fitted, origin=origins.origin_of(data)), True
+    except IntegrityError:
+        db.session.rollback()
+        found = origins.imported_before(data, fitted=fitted)
+        if found is None:
+            raise
+        return found, False
 
 
 EXPORT_FORMAT = "scorekeeper/1"

@@ -107,6 +107,10 @@ def document() -> dict[str, Any]:
                 "properties": {"seq": {"type": "integer"}, "state": state,
                                "events_scored": {"type": "array", "items": {"$ref": "#/components/schemas/Scored"}}}}
     created_links = {"201": {**_ok(201, created)["201"], "links": TABLE_LINKS}}
+    # An export whose origin made a table already (a phone's copy, issue 39): that table, no owner token.
+    imported_before = {**created, "required": [k for k in created.get("required", []) if k != "owner_token"],
+                       "properties": {**{k: v for k, v in created.get("properties", {}).items() if k != "owner_token"},
+                                      "imported_before": {"const": True}}}
     body = {"required": True, "content": {"application/json": {
         "schema": {"$ref": "#/components/schemas/NewTable"},
         "examples": {"scorepad": {"value": {"game": "scorepad", "players": ["Anna", "Bo"]}}}}}}
@@ -127,7 +131,7 @@ def document() -> dict[str, Any]:
             "responses": {**created_links, **_errors(400, 401, 403, 404, BODY, 422, 429, BUSY)}}},
         "/api/v1/tables/import": {"post": {
             "operationId": "importTable", "requestBody": export,
-            "responses": {**created_links, **_errors(400, BODY, 422, 429, BUSY)}}},
+            "responses": {**created_links, **_ok(200, imported_before), **_errors(400, 409, BODY, 422, 429, BUSY)}}},
         "/api/v1/tables/{table_id}": {"get": {
             "operationId": "getTable", "parameters": [TABLE_ID], "security": AUTH,
             "responses": {**_ok(200, table), **_errors(401, 403, 404)}},

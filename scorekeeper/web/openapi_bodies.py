@@ -238,6 +238,14 @@ CIRCLE_FIELDS: JSON = {
                     "description": "with `circle`: players who are not members become members (else 422 not_members)"}}
 
 
+# A phone's export (issue 39): the table's identity, so that the copies every phone at the table
+# holds make one server table (service/origins.py). An export of the server's own has none.
+ORIGIN: JSON = {"type": "string", "pattern": "^[A-Za-z0-9_-]{16,64}$",
+                "description": "a table carried from a phone: its identity. The first import of an origin makes the "
+                               "table; a later one answers 200 with that table (`imported_before`), its log brought "
+                               "up to the import's if that goes further along the same moves, or 409 `diverged`"}
+
+
 def table_setups(log: bool = False) -> list[JSON]:
     """One schema per game: ``game``, ``players``, ``mode``, ``options``; with ``log`` an export's
     ``format`` and ``events`` too, one schema per game and mode (the mode decides the events). What
@@ -254,7 +262,8 @@ def table_setups(log: bool = False) -> list[JSON]:
                                            "omitted ones take their default"}}
             required = ["game", "players"]
             if log:
-                properties |= {"format": {"const": "scorekeeper/1"}, "events": _log(game, mode or "adjudicate")}
+                properties |= {"format": {"const": "scorekeeper/1"}, "events": _log(game, mode or "adjudicate"),
+                               "origin": ORIGIN}
                 required += ["events", *(["mode"] if mode == "tally" else [])]
             else:
                 properties |= CIRCLE_FIELDS

@@ -28,6 +28,7 @@ from scorekeeper.models import Table
 from scorekeeper.phone_marks import moved_to, origin_of
 from scorekeeper.service import TableError
 from scorekeeper.web import access, json_input
+from scorekeeper.web.api import imported
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.lastmove import describe, last_move
 from scorekeeper.web.links import join_url, qr_svg, watch_url
@@ -285,11 +286,11 @@ def import_() -> WerkzeugResponse | tuple[str, int]:
                                                       limit=json_input.MAX_DEPTH)) from exc
         except ValueError as exc:
             raise TableError(400, "bad_request", _("That file is not JSON.")) from exc
-        table = service.import_table(data)
+        table, new = imported(data)
     except TableError as exc:
         return render_template("index.html", games=list(RULES.values()), mine=[], form={},
                                error=exc), exc.status
-    access.grant(table, "write", owner=True)
+    access.grant(table, "write", owner=new)  # a phone's table imported before: its copy's holder joins it
     return redirect(url_for("tables.show", table_id=table.id))
 
 

@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, BrowserContext, FrameLocator, Page, Playwright, expect
 
 from tests.browser.conftest import SERVER_ENV
