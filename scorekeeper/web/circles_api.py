@@ -138,10 +138,7 @@ def add_table(circle_id: str) -> tuple[Response, int]:
     table_id, token = body.get("table_id"), body.get("token")
     if not isinstance(table_id, str) or not isinstance(token, str):
         raise TableError(400, "bad_request", tr("send the table's id as 'table_id' and its write token as 'token'"))
-    try:
-        table = service.get_table(table_id)
-    except TableError as exc:  # the circle in the path is there: what the body names is not
-        raise TableError(422, "unknown_table", exc.message) from exc
+    table = service.get_table(table_id)  # 404 when there is none, as for a circle that is not there
     if service.capability(table, token) != "write":
         raise TableError(403, "forbidden", tr("'token' must be the table's write token"))
     added = circles_service.add_table(circle, table, flag(body, "add_members"))
@@ -171,7 +168,7 @@ def import_() -> tuple[Response, int]:
     tables = body.get("tables")
     if not isinstance(tables, list) or len(tables) > current_app.config.get("CIRCLE_MAX_IMPORT", 2000):
         raise TableError(400, "bad_request", tr("a circle's import needs a list of tables"))
-    from scorekeeper.web.api import _check_export
+    from scorekeeper.web.api import _check_export, _schemas_checked
 
     for number, table in enumerate(tables, start=1):  # each as POST /api/v1/tables/import checks it
         if not isinstance(table, dict):
@@ -182,7 +179,7 @@ def import_() -> tuple[Response, int]:
         except TableError as exc:
             raise TableError(exc.status, exc.code, tr("table %(n)s: %(message)s", n=number, message=exc.message),
                              exc.rule) from exc
-    circle = circles_service.import_circle(body.get("name"), body.get("members"), tables)
+    circle = circles_service.import_circle(body.get("name"), body.get("members"), tables, fitted=_schemas_checked())
     return jsonify(_tokens(circle)), 201
 
 

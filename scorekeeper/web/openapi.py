@@ -6,7 +6,7 @@ from typing import Any
 
 from scorekeeper.engine import RULES
 from scorekeeper.web import openapi_bodies as bodies
-from scorekeeper.web.openapi_circles import circle_components, circle_paths
+from scorekeeper.web.openapi_circles import KEEP_IN_CIRCLE, circle_components, circle_paths
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 
@@ -107,6 +107,7 @@ def document() -> dict[str, Any]:
                 "properties": {"seq": {"type": "integer"}, "state": state,
                                "events_scored": {"type": "array", "items": {"$ref": "#/components/schemas/Scored"}}}}
     created_links = {"201": {**_ok(201, created)["201"], "links": TABLE_LINKS}}
+    opened_links = {"201": {**_ok(201, created)["201"], "links": {**TABLE_LINKS, "KeepInCircle": KEEP_IN_CIRCLE}}}
     body = {"required": True, "content": {"application/json": {
         "schema": {"$ref": "#/components/schemas/NewTable"},
         "examples": {"scorepad": {"value": {"game": "scorepad", "players": ["Anna", "Bo"]}}}}}}
@@ -124,7 +125,7 @@ def document() -> dict[str, Any]:
             "operationId": "createTable", "requestBody": body,
             "description": "Open a table; with `circle`, kept in that circle (its write token as the bearer; "
                            "401/403/404 for the circle, 422 `not_members` unless `add_members`).",
-            "responses": {**created_links, **_errors(400, 401, 403, 404, BODY, 422, 429, BUSY)}}},
+            "responses": {**opened_links, **_errors(400, 401, 403, 404, BODY, 422, 429, BUSY)}}},
         "/api/v1/tables/import": {"post": {
             "operationId": "importTable", "requestBody": export,
             "responses": {**created_links, **_errors(400, BODY, 422, 429, BUSY)}}},
