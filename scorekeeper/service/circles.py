@@ -18,9 +18,10 @@ from sqlalchemy import delete, func, select, update
 
 from scorekeeper.extensions import db
 from scorekeeper.localize import tr
-from scorekeeper.models import Circle, Event, Member, Outcome, Seat, Table, utcnow
+from scorekeeper.models import Circle, Member, Outcome, Table, utcnow
 from scorekeeper.service import outcomes
 from scorekeeper.service.circle_news import announce, channel
+from scorekeeper.service.deletion import erase_tables
 from scorekeeper.service.errors import TABLE_NAMES_RULE, TableError, bad_request
 from scorekeeper.service.facts import facts_cache
 from scorekeeper.service.snapshots import cache, snapshot
@@ -246,24 +247,20 @@ def table_ids(circle_id: str) -> list[str]:
     return list(db.session.execute(select(Table.id).where(Table.circle_id == circle_id)).scalars())
 
 
-def erase_tables(ids: list[str]) -> None:
-    """Every trace of the tables: outcomes, events, seats, rows; the caller commits."""
-    for chunk in range(0, len(ids), 500):
-        part = ids[chunk:chunk + 500]
-        db.session.execute(delete(Outcome).where(Outcome.table_id.in_(part)))
-        db.session.execute(delete(Event).where(Event.table_id.in_(part)))
-        db.session.execute(delete(Seat).where(Seat.table_id.in_(part)))
-        db.session.execute(delete(Table).where(Table.id.in_(part)))
+def _erase(circle_id: str) -> list[str]:
+    """The circle, its members and every table kept in it (their ids); the caller commits."""
+    ids = table_ids(circle_id)
+    erase_tables(ids)
+    db.session.execute(delete(Member).where(Member.circle_id == circle_id))
+    db.session.execute(delete(Circle).where(Circle.id == circle_id))
+    return ids
 
 
 def delete_circle(circle: Circle) -> int:
     """Erase the circle, its members and every table kept in it; their phones are told."""
     from scorekeeper.live import broker
 
-    ids = table_ids(circle.id)
-    erase_tables(ids)
-    db.session.execute(delete(Member).where(Member.circle_id == circle.id))
-    db.session.execute(delete(Circle).where(Circle.id == circle.id))
+    ids = _erase(circle.id)
     db.session.commit()
     for table_id in ids:
         facts_cache.forget(table_id)
@@ -283,13 +280,7 @@ def expire_circles(days: int) -> tuple[int, int]:
     stale = list(db.session.execute(
         select(Circle.id).outerjoin(last, last.c.circle_id == Circle.id)
         .where(func.coalesce(last.c.last, Circle.updated_at) < cutoff, Circle.updated_at < cutoff)).scalars())
-    tables = 0
-    for circle_id in stale:
-        ids = table_ids(circle_id)
-        erase_tables(ids)
-        tables += len(ids)
-        db.session.execute(delete(Member).where(Member.circle_id == circle_id))
-        db.session.execute(delete(Circle).where(Circle.id == circle_id))
+    tables = sum(len(_erase(circle_id)) for circle_id in stale)
     db.session.commit()
     return len(stale), tables
 
@@ -335,8 +326,7 @@ def import_circle(name: Any, members: Any, tables: list[Any], *, fitted: bool = 
     except BaseException:
         db.session.rollback()
         erase_tables(made)
-        db.session.execute(delete(Member).where(Member.circle_id == circle.id))
-        db.session.execute(delete(Circle).where(Circle.id == circle.id))
+        _erase(circle.id)
         db.session.commit()
         raise
     circle.updated_at = max([circle.updated_at, *(t for t in db.session.execute(

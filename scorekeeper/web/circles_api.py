@@ -185,10 +185,6 @@ def import_() -> tuple[Response, int]:
 
 @bp.get("/<circle_id>/stream")
 def stream(circle_id: str) -> Response:
-    from scorekeeper.live import changes
+    from scorekeeper.web.api import circle_sse_response
 
-    circle = circle_for(circle_id, "read")
-    cfg = current_app.config
-    return Response(changes(circles_service.channel(circle.id), ping_every=cfg["SSE_PING_SECONDS"],
-                            max_seconds=cfg["SSE_MAX_SECONDS"], retry_ms=int(cfg["SSE_RETRY_MS"])),
-                    mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return circle_sse_response(circles_service.channel(circle_for(circle_id, "read").id))

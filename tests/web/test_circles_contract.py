@@ -145,3 +145,27 @@ def test_the_links_to_a_circle_table_work(client: FlaskClient) -> None:
     r = client.post(f"/api/v1/circles/{circle['id']}/tables", headers=auth(circle["write_token"]),
                     json={"table_id": table["id"], "token": table["write_token"]})
     assert r.status_code == 200 and r.get_json()["added"] is False
+
+
+@pytest.mark.parametrize("page", [False, True])
+def test_a_circle_stream_is_held_to_the_per_address_cap_as_a_table_stream(tmp_path: Any, page: bool) -> None:
+    from tests.web.conftest import make_app
+
+    app = make_app(f"sqlite:///{tmp_path / 'cap.sqlite'}", SSE_MAX_PER_ADDRESS=1, SSE_MAX_SECONDS=1)
+    client = app.test_client()
+    circle = new_circle(client, ["Anna"])
+    if page:  # the page's twin, opened by its cookie
+        client.get(f"/c/{circle['id']}/k/{circle['read_token']}")
+        url, headers = f"/c/{circle['id']}/stream", {}
+    else:
+        url, headers = f"/api/v1/circles/{circle['id']}/stream", auth(circle["read_token"])
+    first = client.get(url, headers=headers, buffered=False)
+    try:
+        assert first.status_code == 200
+        second = client.get(url, headers=headers, buffered=False)
+        assert second.status_code == 503 and second.headers["Retry-After"]
+    finally:
+        first.close()
+    again = client.get(url, headers=headers, buffered=False)  # the first one, closed, is counted out
+    assert again.status_code == 200
+    again.close()
