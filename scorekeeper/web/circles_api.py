@@ -166,8 +166,9 @@ def import_() -> tuple[Response, int]:
         raise TableError(400, "bad_request", tr("an import must be an export in the format %(format)s, not %(given)s",
                                                 format=repr(CIRCLE_FORMAT), given=repr(body.get("format"))))
     tables = body.get("tables")
-    if not isinstance(tables, list) or len(tables) > current_app.config.get("CIRCLE_MAX_IMPORT", 2000):
-        raise TableError(400, "bad_request", tr("a circle's import needs a list of tables"))
+    most = int(current_app.config["CIRCLE_MAX_IMPORT"])
+    if not isinstance(tables, list) or len(tables) > most:
+        raise TableError(400, "bad_request", tr("a circle's import needs a list of at most %(max)s tables", max=most))
     from scorekeeper.web.api import _check_export, _schemas_checked
 
     for number, table in enumerate(tables, start=1):  # each as POST /api/v1/tables/import checks it

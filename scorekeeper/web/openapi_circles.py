@@ -126,7 +126,7 @@ def circle_paths() -> JSON:
     }
 
 
-def circle_components() -> JSON:
+def circle_components(max_import: int) -> JSON:
     member = {"anyOf": [NAME, {"type": "object", "required": ["name"], "properties": {
         "name": NAME, "aliases": {"type": "array", "maxItems": MAX_ALIASES, "uniqueItems": True, "items": NAME}}}],
         "description": "a member: a name, or a name with the other names the tables may type for them"}
@@ -186,5 +186,7 @@ def circle_components() -> JSON:
                                       "description": "Mousel over the season: who pays whom (null: no Mousel)"}}},
         "CircleExport": {"type": "object", "title": "CircleExport", "required": ["format", "name", "tables"],
                          "properties": {"format": {"const": "scorekeeper-circle/1"}, "name": name,
-                                        "members": {"anyOf": [members, {"type": "null"}]}, "tables": {"type": "array", "items": _ref("Export")}}},
+                                        "members": {"anyOf": [members, {"type": "null"}]},
+                                        "tables": {"type": "array", "maxItems": max_import, "items": _ref("Export"),
+                                                   "description": "at most CIRCLE_MAX_IMPORT tables"}}},
     }

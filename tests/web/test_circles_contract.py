@@ -169,3 +169,17 @@ def test_a_circle_stream_is_held_to_the_per_address_cap_as_a_table_stream(tmp_pa
     again = client.get(url, headers=headers, buffered=False)  # the first one, closed, is counted out
     assert again.status_code == 200
     again.close()
+
+
+def test_the_import_limit_is_in_the_document_and_the_refusal_names_it(tmp_path: Any, monkeypatch: Any) -> None:
+    from tests.web.conftest import make_app
+
+    monkeypatch.setenv("CIRCLE_MAX_IMPORT", "1")
+    app = make_app(f"sqlite:///{tmp_path / 'limit.sqlite'}")
+    client = app.test_client()
+    assert document(client)["components"]["schemas"]["CircleExport"]["properties"]["tables"]["maxItems"] == 1
+    table = {"format": "scorekeeper/1", "game": "scorepad", "players": ["Anna", "Bo"], "events": []}
+    r = client.post("/api/v1/circles/import", json={"format": "scorekeeper-circle/1", "name": "x", "tables": [table] * 2})
+    assert r.status_code == 400 and "1" in r.get_json()["error"]["message"]
+    r = client.post("/api/v1/circles/import", json={"format": "scorekeeper-circle/1", "name": "x", "tables": [table]})
+    assert r.status_code == 201
