@@ -11,10 +11,11 @@ from datetime import timedelta
 
 import click
 from flask import Flask, current_app
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Event, Outcome, Seat, Table, utcnow
+from scorekeeper.models import Table, utcnow
+from scorekeeper.service.deletion import erase_tables
 
 
 def expire_tables(days: int) -> int:
@@ -23,12 +24,7 @@ def expire_tables(days: int) -> int:
     cutoff = utcnow() - timedelta(days=days)
     stale = list(db.session.execute(
         select(Table.id).where(Table.updated_at < cutoff, Table.circle_id.is_(None))).scalars())
-    for chunk in range(0, len(stale), 500):
-        ids = stale[chunk:chunk + 500]
-        db.session.execute(delete(Outcome).where(Outcome.table_id.in_(ids)))
-        db.session.execute(delete(Event).where(Event.table_id.in_(ids)))
-        db.session.execute(delete(Seat).where(Seat.table_id.in_(ids)))
-        db.session.execute(delete(Table).where(Table.id.in_(ids)))
+    erase_tables(stale)
     db.session.commit()
     return len(stale)
 

@@ -7,6 +7,7 @@ The standings are counted in :mod:`.standings` from each table's stored outcome 
 from __future__ import annotations
 
 import hmac
+import json
 import secrets
 import unicodedata
 from collections.abc import Iterable
@@ -17,9 +18,10 @@ from sqlalchemy import delete, func, select, update
 
 from scorekeeper.extensions import db
 from scorekeeper.localize import tr
-from scorekeeper.models import Circle, Event, Member, Outcome, Seat, Table, utcnow
+from scorekeeper.models import Circle, Member, Outcome, Table, utcnow
 from scorekeeper.service import outcomes
 from scorekeeper.service.circle_news import announce, channel
+from scorekeeper.service.deletion import erase_tables
 from scorekeeper.service.errors import TABLE_NAMES_RULE, TableError, bad_request
 from scorekeeper.service.facts import facts_cache
 from scorekeeper.service.snapshots import cache, snapshot
@@ -53,6 +55,9 @@ def _members(raw: Any) -> list[tuple[str, list[str]]]:
     distinct from every other, as their tables would type them."""
     if not isinstance(raw, list) or len(raw) > MAX_MEMBERS:
         raise bad_request(tr("members must be a list of at most %(max)s names", max=MAX_MEMBERS))
+    if _repeated(raw) or any(isinstance(m, dict) and _repeated(m.get("aliases")) for m in raw):
+        # The very same item twice: the document's uniqueItems refuses it, as a table's players.
+        raise bad_request(tr("members name the same member twice"))
     names: list[str] = []
     aliases: list[Any] = []
     for item in raw:
@@ -62,18 +67,27 @@ def _members(raw: Any) -> list[tuple[str, list[str]]]:
         else:
             names.append(item)
             aliases.append([])
-    cleaned = clean_players(names) if names else []
+    # Each name alone: names equal across items are one rule, checked below over them all.
+    cleaned = [clean_players([n])[0] for n in names]
     out = []
     for name, other in zip(cleaned, aliases, strict=True):
         if not isinstance(other, list) or len(other) > MAX_ALIASES:
             raise bad_request(tr("aliases must be a list of at most %(max)s names", max=MAX_ALIASES))
-        out.append((name, clean_players(other) if other else []))
+        out.append((name, [clean_players([a])[0] for a in other]))
     every = [fold(n) for name, other in out for n in (name, *other)]
     dupes = sorted({n for n in every if every.count(n) > 1})
     if dupes:  # names the schema lets through (they differ as strings) that would be one member
         raise TableError(422, "unsupported", tr("two members share the name %(name)s", name=repr(dupes[0])),
                          TABLE_NAMES_RULE)
     return out
+
+
+def _repeated(items: Any) -> bool:
+    """Two equal items in a list, as JSON Schema's uniqueItems compares them (sent as JSON)."""
+    if not isinstance(items, list):
+        return False
+    seen = [json.dumps(item, sort_keys=True) for item in items]
+    return len(set(seen)) < len(seen)
 
 
 def create_circle(name: Any, members: Any = None) -> Circle:
@@ -233,24 +247,20 @@ def table_ids(circle_id: str) -> list[str]:
     return list(db.session.execute(select(Table.id).where(Table.circle_id == circle_id)).scalars())
 
 
-def erase_tables(ids: list[str]) -> None:
-    """Every trace of the tables: outcomes, events, seats, rows; the caller commits."""
-    for chunk in range(0, len(ids), 500):
-        part = ids[chunk:chunk + 500]
-        db.session.execute(delete(Outcome).where(Outcome.table_id.in_(part)))
-        db.session.execute(delete(Event).where(Event.table_id.in_(part)))
-        db.session.execute(delete(Seat).where(Seat.table_id.in_(part)))
-        db.session.execute(delete(Table).where(Table.id.in_(part)))
+def _erase(circle_id: str) -> list[str]:
+    """The circle, its members and every table kept in it (their ids); the caller commits."""
+    ids = table_ids(circle_id)
+    erase_tables(ids)
+    db.session.execute(delete(Member).where(Member.circle_id == circle_id))
+    db.session.execute(delete(Circle).where(Circle.id == circle_id))
+    return ids
 
 
 def delete_circle(circle: Circle) -> int:
     """Erase the circle, its members and every table kept in it; their phones are told."""
     from scorekeeper.live import broker
 
-    ids = table_ids(circle.id)
-    erase_tables(ids)
-    db.session.execute(delete(Member).where(Member.circle_id == circle.id))
-    db.session.execute(delete(Circle).where(Circle.id == circle.id))
+    ids = _erase(circle.id)
     db.session.commit()
     for table_id in ids:
         facts_cache.forget(table_id)
@@ -270,13 +280,7 @@ def expire_circles(days: int) -> tuple[int, int]:
     stale = list(db.session.execute(
         select(Circle.id).outerjoin(last, last.c.circle_id == Circle.id)
         .where(func.coalesce(last.c.last, Circle.updated_at) < cutoff, Circle.updated_at < cutoff)).scalars())
-    tables = 0
-    for circle_id in stale:
-        ids = table_ids(circle_id)
-        erase_tables(ids)
-        tables += len(ids)
-        db.session.execute(delete(Member).where(Member.circle_id == circle_id))
-        db.session.execute(delete(Circle).where(Circle.id == circle_id))
+    tables = sum(len(_erase(circle_id)) for circle_id in stale)
     db.session.commit()
     return len(stale), tables
 
@@ -292,9 +296,10 @@ def _when(events: Any, last: bool) -> datetime | None:
         return None
 
 
-def import_circle(name: Any, members: Any, tables: list[Any]) -> Circle:
+def import_circle(name: Any, members: Any, tables: list[Any], *, fitted: bool = False) -> Circle:
     """A new circle from an export: every table replayed through the engine (``import_table``)
-    and kept with the times its export gives; one refused table refuses the whole file."""
+    and kept with the times its export gives; one refused table refuses the whole file.
+    ``fitted``: each event was checked against its game's schema (as ``import_table`` takes it)."""
     from scorekeeper.service.log import import_table
 
     circle = create_circle(name, members)
@@ -302,7 +307,7 @@ def import_circle(name: Any, members: Any, tables: list[Any]) -> Circle:
     try:
         for number, data in enumerate(tables, start=1):
             try:
-                table = import_table(data)
+                table = import_table(data, fitted=fitted)
             except TableError as exc:
                 raise TableError(exc.status, exc.code, tr("table %(n)s: %(message)s", n=number, message=exc.message),
                                  exc.rule) from exc
@@ -321,8 +326,7 @@ def import_circle(name: Any, members: Any, tables: list[Any]) -> Circle:
     except BaseException:
         db.session.rollback()
         erase_tables(made)
-        db.session.execute(delete(Member).where(Member.circle_id == circle.id))
-        db.session.execute(delete(Circle).where(Circle.id == circle.id))
+        _erase(circle.id)
         db.session.commit()
         raise
     circle.updated_at = max([circle.updated_at, *(t for t in db.session.execute(

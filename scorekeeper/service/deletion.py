@@ -1,4 +1,5 @@
-"""Deleting a table on request: what a holder of its write capability may do at any time."""
+"""Deleting a table on request (what a holder of its write capability may do at any time), and
+erasing many at once (the expiry sweeps of tables and circles)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from sqlalchemy import delete, select, text
 from scorekeeper import metrics
 from scorekeeper.extensions import db
 from scorekeeper.live import CHANNEL, broker
-from scorekeeper.models import Event, Seat, Table
+from scorekeeper.models import Event, Outcome, Seat, Table
 from scorekeeper.service.facts import facts_cache
 from scorekeeper.service.snapshots import cache
 
@@ -38,3 +39,14 @@ def delete_table(table: Table) -> None:
         from scorekeeper.service.circle_news import announce
 
         announce(circle_id)
+
+
+def erase_tables(ids: list[str]) -> None:
+    """Every trace of the tables, in chunks a query's parameters hold: outcomes, events, seats,
+    rows (the expiry sweeps; no phone is told, none has touched them for weeks). The caller commits."""
+    for chunk in range(0, len(ids), 500):
+        part = ids[chunk:chunk + 500]
+        db.session.execute(delete(Outcome).where(Outcome.table_id.in_(part)))
+        db.session.execute(delete(Event).where(Event.table_id.in_(part)))
+        db.session.execute(delete(Seat).where(Seat.table_id.in_(part)))
+        db.session.execute(delete(Table).where(Table.id.in_(part)))

@@ -216,23 +216,35 @@ def _settle(balances: dict[str, int]) -> list[dict[str, Any]]:
 
 
 def parse_season(args: Any) -> Season:
-    """``?season=2026`` or ``?from=YYYY-MM-DD&to=YYYY-MM-DD`` (400 on anything else)."""
+    """``?season=2026``, ``?from=YYYY-MM-DD``, ``?to=YYYY-MM-DD``: each one sent is checked (400),
+    and together they count what every one of them holds."""
+    import re
+
     from scorekeeper.localize import tr
     from scorekeeper.service.errors import bad_request
 
+    start: date | None = None
+    end: date | None = None
     year = args.get("season")
     if year is not None:  # present, even empty: a year or a refusal
-        if not (isinstance(year, str) and year.isascii() and year.isdigit() and len(year) == 4 and int(year) >= 1):
+        if not (isinstance(year, str) and re.fullmatch(r"[0-9]{4}", year, re.ASCII) and int(year) >= 1):
             raise bad_request(tr("season must be a year such as 2026"))
-        return Season(date(int(year), 1, 1), date(int(year), 12, 31))
-    bounds = []
+        start, end = date(int(year), 1, 1), date(int(year), 12, 31)
     for key in ("from", "to"):
         value = args.get(key)
-        try:
-            bounds.append(None if value is None else date.fromisoformat(value))
+        if value is None:
+            continue
+        try:  # fromisoformat alone also reads 20260101 and 2026-W01-1, which the document's `date` does not
+            if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value, re.ASCII):
+                raise ValueError(value)
+            day = date.fromisoformat(value)
         except ValueError:
             raise bad_request(tr("%(key)s must be a date as YYYY-MM-DD", key=key)) from None
-    return Season(*bounds)
+        if key == "from":
+            start = day if start is None else max(start, day)
+        else:
+            end = day if end is None else min(end, day)
+    return Season(start, end)
 
 
 def game_names() -> dict[str, str]:

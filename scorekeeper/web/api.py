@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
@@ -343,8 +344,27 @@ gate = StreamGate()
 
 
 def sse_response(table_id: str, head: int, seats: bool = False) -> Response:
-    """The event stream, unless this worker holds its cap of streams (in all, or from this
-    address): then 503 with ``Retry-After`` and the phone's EventSource retries."""
+    """A table's event stream, through the gate (``gated_stream``)."""
+    cfg = current_app.config
+    return gated_stream(lambda: live_stream(
+        table_id, head, ping_every=cfg["SSE_PING_SECONDS"], max_seconds=cfg["SSE_MAX_SECONDS"], seats=seats,
+        retry_ms=retry_ms(int(cfg["SSE_RETRY_MS"]), int(cfg["SSE_RETRY_JITTER_MS"])),
+        restart_ms=int(cfg["SSE_RESTART_SPREAD_MS"])), table_id)
+
+
+def circle_sse_response(key: str) -> Response:
+    """A circle's stream (its page's and the API's), held to the same caps as a table's."""
+    from scorekeeper.live import changes
+
+    cfg = current_app.config
+    return gated_stream(lambda: changes(key, ping_every=cfg["SSE_PING_SECONDS"], max_seconds=cfg["SSE_MAX_SECONDS"],
+                                        retry_ms=retry_ms(int(cfg["SSE_RETRY_MS"]), int(cfg["SSE_RETRY_JITTER_MS"]))))
+
+
+def gated_stream(make: Callable[[], Iterator[bytes]], table_id: str | None = None) -> Response:
+    """The stream ``make`` opens, unless this worker holds its cap of streams (in all, or from
+    this address): then 503 with ``Retry-After`` and the phone's EventSource retries.
+    ``table_id``: the table whose watchers the metrics count (a circle's stream is none)."""
     cfg = current_app.config
     address = request.remote_addr or "-"
     refused = gate.enter(address, int(cfg.get("SSE_MAX_STREAMS") or 0), int(cfg.get("SSE_MAX_PER_ADDRESS") or 0))
@@ -353,11 +373,9 @@ def sse_response(table_id: str, head: int, seats: bool = False) -> Response:
         wait = str(retry_ms(5, 25))  # seconds: spread the retries of a crowd turned away together
         raise TableError(503, "busy", tr("too many open live streams on this server; retrying"),
                          headers={"Retry-After": wait})
-    metrics.stream_opened(table_id)
-    gen = live_stream(table_id, head, ping_every=cfg["SSE_PING_SECONDS"], max_seconds=cfg["SSE_MAX_SECONDS"],
-                      seats=seats, retry_ms=retry_ms(int(cfg["SSE_RETRY_MS"]), int(cfg["SSE_RETRY_JITTER_MS"])),
-                      restart_ms=int(cfg["SSE_RESTART_SPREAD_MS"]))
-    return Response(OpenStream(gen, address, table_id), mimetype="text/event-stream",
+    if table_id is not None:
+        metrics.stream_opened(table_id)
+    return Response(OpenStream(make(), address, table_id), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
                     direct_passthrough=True)  # bytes already: no encoding generator per phone
 
@@ -370,7 +388,7 @@ class OpenStream:
 
     __slots__ = ("_address", "_gen", "_table")
 
-    def __init__(self, gen: Any, address: str, table_id: str) -> None:
+    def __init__(self, gen: Any, address: str, table_id: str | None) -> None:
         self._gen = gen
         self._address: str | None = address
         self._table = table_id
@@ -385,7 +403,8 @@ class OpenStream:
             if self._address is not None:
                 gate.leave(self._address)
                 self._address = None
-                metrics.stream_closed(self._table)
+                if self._table is not None:
+                    metrics.stream_closed(self._table)
 
 
 def open_streams() -> int:

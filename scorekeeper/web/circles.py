@@ -9,7 +9,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     redirect,
     render_template,
     request,
@@ -19,7 +18,6 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from scorekeeper import service
 from scorekeeper.engine import RULES
 from scorekeeper.extensions import limiter
 from scorekeeper.models import Circle
@@ -30,6 +28,7 @@ from scorekeeper.web import access
 from scorekeeper.web.charts import line_chart
 from scorekeeper.web.circles_api import circle_join_url, circle_watch_url
 from scorekeeper.web.links import qr_svg
+from scorekeeper.web.tables import load as load_table
 from scorekeeper.web.tables import options_from_form
 
 bp = Blueprint("circles", __name__)
@@ -164,13 +163,10 @@ def standings(circle_id: str) -> str:
 
 @bp.get("/c/<circle_id>/stream")
 def stream(circle_id: str) -> Response:
-    from scorekeeper.live import changes
+    from scorekeeper.web.api import circle_sse_response
 
     circle, _cap = load(circle_id)
-    cfg = current_app.config
-    return Response(changes(circles_service.channel(circle.id), ping_every=cfg["SSE_PING_SECONDS"],
-                            max_seconds=cfg["SSE_MAX_SECONDS"], retry_ms=int(cfg["SSE_RETRY_MS"])),
-                    mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return circle_sse_response(circles_service.channel(circle.id))
 
 
 @bp.get("/c/<circle_id>/qr/<kind>.svg")
@@ -207,10 +203,7 @@ def open_table(circle_id: str) -> WerkzeugResponse | tuple[str, int]:
 @bp.post("/t/<table_id>/circle")
 def keep_table(table_id: str) -> WerkzeugResponse:
     """"Keep this table in a circle": one this phone joined, or a new one of the table's players."""
-    try:
-        table = service.get_table(table_id)
-    except TableError:
-        abort(404)
+    table = load_table(table_id)
     if access.cap_of(table) != "write":
         abort(403)
     chosen = request.form.get("circle", "")

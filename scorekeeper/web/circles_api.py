@@ -138,10 +138,7 @@ def add_table(circle_id: str) -> tuple[Response, int]:
     table_id, token = body.get("table_id"), body.get("token")
     if not isinstance(table_id, str) or not isinstance(token, str):
         raise TableError(400, "bad_request", tr("send the table's id as 'table_id' and its write token as 'token'"))
-    try:
-        table = service.get_table(table_id)
-    except TableError as exc:  # the circle in the path is there: what the body names is not
-        raise TableError(422, "unknown_table", exc.message) from exc
+    table = service.get_table(table_id)  # 404 when there is none, as for a circle that is not there
     if service.capability(table, token) != "write":
         raise TableError(403, "forbidden", tr("'token' must be the table's write token"))
     added = circles_service.add_table(circle, table, flag(body, "add_members"))
@@ -169,9 +166,10 @@ def import_() -> tuple[Response, int]:
         raise TableError(400, "bad_request", tr("an import must be an export in the format %(format)s, not %(given)s",
                                                 format=repr(CIRCLE_FORMAT), given=repr(body.get("format"))))
     tables = body.get("tables")
-    if not isinstance(tables, list) or len(tables) > current_app.config.get("CIRCLE_MAX_IMPORT", 2000):
-        raise TableError(400, "bad_request", tr("a circle's import needs a list of tables"))
-    from scorekeeper.web.api import _check_export
+    most = int(current_app.config["CIRCLE_MAX_IMPORT"])
+    if not isinstance(tables, list) or len(tables) > most:
+        raise TableError(400, "bad_request", tr("a circle's import needs a list of at most %(max)s tables", max=most))
+    from scorekeeper.web.api import _check_export, _schemas_checked
 
     for number, table in enumerate(tables, start=1):  # each as POST /api/v1/tables/import checks it
         if not isinstance(table, dict):
@@ -182,16 +180,12 @@ def import_() -> tuple[Response, int]:
         except TableError as exc:
             raise TableError(exc.status, exc.code, tr("table %(n)s: %(message)s", n=number, message=exc.message),
                              exc.rule) from exc
-    circle = circles_service.import_circle(body.get("name"), body.get("members"), tables)
+    circle = circles_service.import_circle(body.get("name"), body.get("members"), tables, fitted=_schemas_checked())
     return jsonify(_tokens(circle)), 201
 
 
 @bp.get("/<circle_id>/stream")
 def stream(circle_id: str) -> Response:
-    from scorekeeper.live import changes
+    from scorekeeper.web.api import circle_sse_response
 
-    circle = circle_for(circle_id, "read")
-    cfg = current_app.config
-    return Response(changes(circles_service.channel(circle.id), ping_every=cfg["SSE_PING_SECONDS"],
-                            max_seconds=cfg["SSE_MAX_SECONDS"], retry_ms=int(cfg["SSE_RETRY_MS"])),
-                    mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return circle_sse_response(circles_service.channel(circle_for(circle_id, "read").id))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
+
 from scorekeeper.engine import RULES
 from scorekeeper.web import openapi_bodies as bodies
-from scorekeeper.web.openapi_circles import circle_components, circle_paths
+from scorekeeper.web.openapi_circles import KEEP_IN_CIRCLE, circle_components, circle_paths
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 
@@ -111,6 +113,7 @@ def document() -> dict[str, Any]:
     imported_before = {**created, "required": [k for k in created.get("required", []) if k != "owner_token"],
                        "properties": {**{k: v for k, v in created.get("properties", {}).items() if k != "owner_token"},
                                       "imported_before": {"const": True}}}
+    opened_links = {"201": {**_ok(201, created)["201"], "links": {**TABLE_LINKS, "KeepInCircle": KEEP_IN_CIRCLE}}}
     body = {"required": True, "content": {"application/json": {
         "schema": {"$ref": "#/components/schemas/NewTable"},
         "examples": {"scorepad": {"value": {"game": "scorepad", "players": ["Anna", "Bo"]}}}}}}
@@ -125,10 +128,15 @@ def document() -> dict[str, Any]:
                             "TABLE-EVENT-2), one the position forbids 422 with the game's rule"}
     paths: dict[str, Any] = {
         "/api/v1/tables": {"post": {
+            # The bearer is optional: only a table kept in a circle names one (the circle's write token).
+            # A parameter, not a security requirement, so that a link from the answer passes it on
+            # (KeepInCircle) and no check expects a 401 from a table that needs no token.
             "operationId": "createTable", "requestBody": body,
+            "parameters": [{"name": "Authorization", "in": "header", "required": False, "schema": {"type": "string"},
+                            "description": "`Bearer <the circle's write token>` with `circle`; ignored without"}],
             "description": "Open a table; with `circle`, kept in that circle (its write token as the bearer; "
                            "401/403/404 for the circle, 422 `not_members` unless `add_members`).",
-            "responses": {**created_links, **_errors(400, 401, 403, 404, BODY, 422, 429, BUSY)}}},
+            "responses": {**opened_links, **_errors(400, 401, 403, 404, BODY, 422, 429, BUSY)}}},
         "/api/v1/tables/import": {"post": {
             "operationId": "importTable", "requestBody": export,
             "responses": {**created_links, **_ok(200, imported_before), **_errors(400, 409, BODY, 422, 429, BUSY)}}},
@@ -187,7 +195,7 @@ def document() -> dict[str, Any]:
             "schemas": {**components(), **bodies.event_components(),
                         **{f"{g.title()}Options": options_schema(g) for g in games},
                         **bodies.player_name_components(), "NewTable": bodies.create_body(),
-                        "Export": bodies.import_body(), **circle_components(),
+                        "Export": bodies.import_body(), **circle_components(int(current_app.config["CIRCLE_MAX_IMPORT"])),
                         **{f"Desk{g.title()}": schema for g, schema in bodies.desk_bodies().items()},
                         "Error": {"type": "object", "required": ["error"], "properties": {"error": {
                             "type": "object", "required": ["code", "rule", "message"],

@@ -45,13 +45,32 @@ CIRCLE_LINKS = {
     "AddCircleTable": {"operationId": "addCircleTable", "parameters": WRITE,
                        "description": "keep an existing table in the circle, with the write token"},
     "NewCircleCodes": {"operationId": "newCircleCodes", "parameters": OWNER, "description": "new codes, owner only"},
-}  # no link to deleteCircle, as none to deleteTable: a fuzzer following it ends every chain there
+    "DeleteCircle": {"operationId": "deleteCircle", "parameters": OWNER,
+                     "description": "erase the circle and its tables, with the owner token"},
+    # A table kept in the new circle (a score pad its players join as members): from its answer
+    # the link KeepInCircle below leads to addCircleTable with both the table and the circle.
+    "OpenCircleTable": {"operationId": "createTable", "x-schemathesis": {"merge_body": False},
+                        "parameters": {"header.Authorization": "Bearer {$response.body#/write_token}"},
+                        "requestBody": {"game": "scorepad", "players": ["Anna", "Bo"], "circle": "$response.body#/id",
+                                        "add_members": True},
+                        "description": "a score pad kept in the circle, with the circle's write token"},
+}
+# From a table opened in a circle: the circle keeps it already (200, `added: false`); the same
+# call with another circle's id and token is how a table moves into one.
+KEEP_IN_CIRCLE = {"operationId": "addCircleTable", "x-schemathesis": {"merge_body": False},
+                  "parameters": {"path.circle_id": "$request.body#/circle",
+                                 "header.Authorization": "$request.header.Authorization"},
+                  "requestBody": {"table_id": "$response.body#/id", "token": "$response.body#/write_token"},
+                  "description": "keep the table in the circle named in `circle`, with that circle's write token"}
 
 
 def circle_paths() -> JSON:
     created = {"201": {**_ok(201, _ref("CircleCreated"))["201"], "links": CIRCLE_LINKS}}
-    season = [{"name": "season", "in": "query", "required": False, "schema": {"type": "string", "pattern": "^[0-9]{4}$"},
-               "description": "only tables finished in this year"},
+    # Four digits, the year 0000 excepted (no calendar has it).
+    year = "^([0-9]{3}[1-9]|[0-9]{2}[1-9]0|[0-9][1-9]00|[1-9]000)$"
+    season = [{"name": "season", "in": "query", "required": False, "schema": {"type": "string", "pattern": year},
+               "description": "only tables finished in this year (0001 to 9999); with `from` or `to`, what "
+                              "every one sent holds"},
               {"name": "from", "in": "query", "required": False, "schema": {"type": "string", "format": "date"},
                "description": "only tables finished on or after this day (YYYY-MM-DD)"},
               {"name": "to", "in": "query", "required": False, "schema": {"type": "string", "format": "date"},
@@ -60,8 +79,10 @@ def circle_paths() -> JSON:
         "/api/v1/circles": {"post": {
             "operationId": "createCircle", "requestBody": _body("NewCircle"),
             "description": "Open a circle. The answer holds its three tokens: write (join: open and add tables, play, "
-                           "rename), read (watch the standings) and owner (delete, new codes); keep the owner token.",
-            "responses": {**created, **_errors(400, 413, 429)}}},
+                           "rename), read (watch the standings) and owner (delete, new codes); keep the owner token. "
+                           "Two members (other names included) equal once case, compatibility forms and invisible "
+                           "characters are ignored: 422 TABLE-NAMES-1.",
+            "responses": {**created, **_errors(400, 413, 422, 429)}}},
         "/api/v1/circles/import": {"post": {
             "operationId": "importCircle", "requestBody": _body("CircleExport"),
             "description": "A new circle from an export: every table is replayed through the engine first; one "
@@ -74,9 +95,11 @@ def circle_paths() -> JSON:
                     "responses": {**_ok(200, _ref("Circle")), **_errors(400, 401, 403, 404)}},
             "patch": {"operationId": "changeCircle", "parameters": [CIRCLE_ID], "security": BEARER,
                       "requestBody": _body("CircleChange"),
-                      "description": "Rename the circle or add members (or other names of members); write token.",
+                      "description": "Rename the circle or add members (or other names of members); write token. "
+                                     "409 `name_taken` when another member has a name; 422 TABLE-NAMES-1 when two "
+                                     "names sent are one once folded.",
                       "responses": {**_ok(200, {"type": "object", "required": ["id", "name", "members"]}),
-                                    **_errors(400, 401, 403, 404, 409)}},
+                                    **_errors(400, 401, 403, 404, 409, 422)}},
             "delete": {"operationId": "deleteCircle", "parameters": [CIRCLE_ID], "security": BEARER,
                        "description": "Erase the circle and every table kept in it; owner token only.",
                        "responses": {**_ok(200, {"type": "object", "required": ["id", "deleted", "tables"],
@@ -92,7 +115,7 @@ def circle_paths() -> JSON:
             "operationId": "addCircleTable", "parameters": [CIRCLE_ID], "security": BEARER,
             "requestBody": _body("AddCircleTable"),
             "description": "Keep an existing table in the circle (circle's write token as bearer, the table's write "
-                           "token in the body). 201 added, 200 already in it; 409 `in_another_circle`; 422 `unknown_table` "
+                           "token in the body). 201 added, 200 already in it; 409 `in_another_circle`; 404 `not_found` "
                            "when there is no such table; 422 `not_members` naming the players who are not members unless `add_members` is true.",
             "responses": {**_ok(201, _ref("CircleTableAdded")), **_ok(200, _ref("CircleTableAdded")),
                           **_errors(400, 401, 403, 404, 409, 422)}}},
@@ -103,13 +126,13 @@ def circle_paths() -> JSON:
     }
 
 
-def circle_components() -> JSON:
+def circle_components(max_import: int) -> JSON:
     member = {"anyOf": [NAME, {"type": "object", "required": ["name"], "properties": {
-        "name": NAME, "aliases": {"type": "array", "maxItems": MAX_ALIASES, "items": NAME}}}],
+        "name": NAME, "aliases": {"type": "array", "maxItems": MAX_ALIASES, "uniqueItems": True, "items": NAME}}}],
         "description": "a member: a name, or a name with the other names the tables may type for them"}
-    members = {"type": "array", "maxItems": MAX_MEMBERS, "items": member,
+    members = {"type": "array", "maxItems": MAX_MEMBERS, "uniqueItems": True, "items": member,
                "description": "names distinct ignoring case, compatibility forms and invisible characters, other "
-                              "names included"}
+                              "names included (two items of one name are 422 TABLE-NAMES-1)"}
     name = {"type": "string", "maxLength": MAX_CIRCLE_NAME, "pattern": name_schema()["pattern"],
             "description": f"at most {MAX_CIRCLE_NAME} characters, not blank, no control characters"}
     listed = {"type": "object", "required": ["name", "aliases"],
@@ -163,5 +186,7 @@ def circle_components() -> JSON:
                                       "description": "Mousel over the season: who pays whom (null: no Mousel)"}}},
         "CircleExport": {"type": "object", "title": "CircleExport", "required": ["format", "name", "tables"],
                          "properties": {"format": {"const": "scorekeeper-circle/1"}, "name": name,
-                                        "members": {"anyOf": [members, {"type": "null"}]}, "tables": {"type": "array", "items": _ref("Export")}}},
+                                        "members": {"anyOf": [members, {"type": "null"}]},
+                                        "tables": {"type": "array", "maxItems": max_import, "items": _ref("Export"),
+                                                   "description": "at most CIRCLE_MAX_IMPORT tables"}}},
     }

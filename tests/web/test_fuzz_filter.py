@@ -25,8 +25,10 @@ def _auth_failure(probe_status: str, scenario: AuthScenario = AuthScenario.INVAL
                        title="Unexpected response to invalid authentication")
 
 
-def test_the_auth_probe_of_a_delete_that_worked_may_answer_404() -> None:
-    assert keep_failure(_auth_failure("404 Not Found"), _case(*DELETE), SimpleNamespace(status_code=204)) is False
+@pytest.mark.parametrize("path", ["/api/v1/tables/{table_id}", "/api/v1/circles/{circle_id}"])
+def test_the_auth_probe_of_a_delete_that_worked_may_answer_404(path: str) -> None:
+    # A circle, erased, is 404 to every token as a table is (no tombstone): the same contract.
+    assert keep_failure(_auth_failure("404 Not Found"), _case("DELETE", path), SimpleNamespace(status_code=200)) is False
 
 
 @pytest.mark.parametrize(("failure", "case", "status"), [
@@ -34,6 +36,8 @@ def test_the_auth_probe_of_a_delete_that_worked_may_answer_404() -> None:
     (_auth_failure("204 No Content", AuthScenario.NO_AUTH), _case(*DELETE), 204),
     (_auth_failure("404 Not Found"), _case("POST", "/api/v1/tables/{table_id}/undo"), 201),  # another operation
     (_auth_failure("404 Not Found"), _case(*DELETE), 404),                           # the delete itself failed
+    (_auth_failure("404 Not Found"), _case("GET", "/api/v1/circles/{circle_id}"), 200),   # a circle's read
+    (_auth_failure("404 Not Found"), _case("DELETE", "/api/v1/circles/{circle_id}/tables/{table_id}"), 200),
 ])
 def test_every_other_auth_failure_is_kept(failure: IgnoredAuth, case: Any, status: int) -> None:
     assert keep_failure(failure, case, SimpleNamespace(status_code=status, content=b"{}")) is True
