@@ -139,6 +139,11 @@ def test_a_guest_and_the_host_pair_by_scanning_each_others_codes(
     on_guest.locator("#confirm-move").click()
     expect(mine.locator("#sheet")).to_have_attribute("data-seq", str(dealt + 1), timeout=10_000)
     expect(mine.locator("#last-move")).to_contain_text("5♣")
+    reads = [page.evaluate("() => window.scorekeeperScan.read") for page in (guest, host)]
+    print(f"\nscan: guest {reads[0]}, host {reads[1]} (ms from the tap on Scan to the code read)")
+    assert len(reads[0]) == 1 and len(reads[1]) == 2, reads
+    if not guest.evaluate("() => 'BarcodeDetector' in window"):  # Debian's Chromium: the vendored decoder, from the cache
+        assert {r["by"] for r in reads[0] + reads[1]} == {"jsQR"}, reads
     for browser in browsers:
         browser.close()
 
@@ -161,6 +166,12 @@ def test_a_phone_that_may_not_use_its_camera_is_told_so_and_can_still_paste(
         scan_button.click()
         expect(join.locator("[data-peer-scan-note]")).to_contain_text("may not use the camera")
         expect(join.locator("#peer-video")).to_be_hidden()
+        for width in (390, 320):  # the box, its buttons and the message fit a small phone
+            page.set_viewport_size({"width": width, "height": 740})
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            for hook in ("#peer-scan", "[data-peer-scan-note]", "[data-peer-connect]"):
+                box = join.locator(hook).bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (width, hook, box)
         join.locator("textarea#peer-code").fill("not a code")
         join.get_by_role("button", name="Join").click()
         expect(join.locator("[data-peer-status]")).to_contain_text("That is not a table’s invite")
