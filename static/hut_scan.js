@@ -128,16 +128,17 @@
     active = run;
     buttons(scanner, true);
     note(scanner, "looking");
-    var camera = navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" } }, audio: false });
-    Promise.all([reader(scanner), camera.then(function (stream) {
-      if (active !== run) stream.getTracks().forEach(function (track) { track.stop(); });  // stopped meanwhile
-      else run.stream = stream;
-      return stream;
-    })]).then(function (got) {
-      if (active !== run) return;
-      run.read = got[0].read;
-      run.by = got[0].by;
-      video.srcObject = run.stream;
+    // The reader first: a browser that cannot decode is told so without being asked for the camera.
+    reader(scanner).then(function (got) {
+      if (active !== run) return null;
+      run.read = got.read;
+      run.by = got.by;
+      return navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" } }, audio: false });
+    }).then(function (stream) {
+      if (!stream) return null;
+      if (active !== run) { stream.getTracks().forEach(function (track) { track.stop(); }); return null; }  // stopped meanwhile
+      run.stream = stream;
+      video.srcObject = stream;
       video.hidden = false;
       return video.play().then(function () { look(run); });
     }).catch(function (error) {

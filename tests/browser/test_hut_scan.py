@@ -63,8 +63,10 @@ def with_camera(playwright: Playwright, launch_args: dict, video: Path) -> Brows
 
 def scan(box: Locator) -> None:
     """Tap Scan; the camera stops as soon as a code is read (or the scan fails)."""
-    box.locator("#peer-scan").click()
-    expect(box.locator("#peer-video")).to_be_hidden(timeout=30_000)
+    box.locator("#peer-scan").click()  # hidden while the scan lasts, Stop shown instead
+    expect(box.locator("[data-peer-scan-stop]")).to_be_hidden(timeout=30_000)
+    expect(box.locator("#peer-scan")).to_be_visible()
+    expect(box.locator("#peer-video")).to_be_hidden()
     assert box.locator("#peer-video").evaluate("(v) => v.srcObject === null"), "the camera was left on"
 
 
@@ -172,6 +174,12 @@ def test_a_phone_that_may_not_use_its_camera_is_told_so_and_can_still_paste(
             for hook in ("#peer-scan", "[data-peer-scan-note]", "[data-peer-connect]"):
                 box = join.locator(hook).bounding_box()
                 assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (width, hook, box)
+        # A build without the decoder, in a browser without BarcodeDetector: it says so, camera or not.
+        if not page.evaluate("() => 'BarcodeDetector' in window"):
+            join.locator("[data-peer-scanner]").evaluate("(s) => { s.dataset.decoder = ''; delete window.jsQR; }")
+            scan_button.click()
+            expect(join.locator("[data-peer-scan-note]")).to_contain_text("cannot read QR codes")
+            expect(scan_button).to_be_visible()
         join.locator("textarea#peer-code").fill("not a code")
         join.get_by_role("button", name="Join").click()
         expect(join.locator("[data-peer-status]")).to_contain_text("That is not a table’s invite")
