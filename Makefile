@@ -40,7 +40,25 @@ i18n: $(STAMP)
 	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k M -k tr -o scorekeeper/translations/messages.pot .
 	$(BIN)/pybabel -q update -i scorekeeper/translations/messages.pot -d scorekeeper/translations
 
-assets: $(STAMP)
+# The QR decoder a guest phone scans with where the browser has no BarcodeDetector (static/hut_scan.js):
+# jsQR from the npm registry, pinned by its checksum as Pyodide is, unpacked into static/vendor/
+# (not committed) before the static files are hashed, so the pages and the service worker name it.
+JSQR_VERSION := 1.4.0
+JSQR_SHA256 := b5299b37917a1fe7a8cab9dd5cc6b8accf82663add80abe5bf7761a921cc6602
+JSQR_TGZ := build/jsqr-$(JSQR_VERSION).tgz
+JSQR := static/vendor/jsQR.js
+
+$(JSQR_TGZ):
+	mkdir -p build
+	cd build && npm pack --silent jsqr@$(JSQR_VERSION) >/dev/null
+	echo "$(JSQR_SHA256)  $@" | sha256sum --check --quiet - || { rm -f $@; echo "jsqr $(JSQR_VERSION): checksum mismatch" >&2; exit 1; }
+
+$(JSQR): $(JSQR_TGZ)
+	mkdir -p static/vendor
+	tar -xzOf $< package/dist/jsQR.js > $@.part && mv $@.part $@
+	tar -xzOf $< package/LICENSE > static/vendor/jsQR.LICENSE
+
+assets: $(STAMP) $(JSQR)
 	$(BIN)/python -m scorekeeper.assets
 	$(BIN)/python -m whitenoise.compress -q static
 
@@ -74,7 +92,7 @@ $(OFFLINE)/site.pack: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(wildcard scorekeepe
 	$(BIN)/python -m scorekeeper.offline.build site
 	node scorekeeper/offline/precompile.mjs $(OFFLINE) build/phone-sources/site.zip /lib/site/ $@
 
-$(OFFLINE)/app.pack: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(APP_SOURCES) $(ASSET_SOURCES) scorekeeper/offline/precompile.mjs | translations assets
+$(OFFLINE)/app.pack: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(APP_SOURCES) $(ASSET_SOURCES) $(JSQR) scorekeeper/offline/precompile.mjs | translations assets
 	$(BIN)/python -m scorekeeper.offline.build app
 	node scorekeeper/offline/precompile.mjs $(OFFLINE) build/phone-sources/app.zip /lib/app/ $@
 
@@ -121,4 +139,4 @@ bench: $(TESTSTAMP)
 	for f in bench/bench_*.py; do $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build static/vendor

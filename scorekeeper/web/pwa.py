@@ -7,6 +7,8 @@ from flask import Blueprint, Response, current_app, render_template, url_for
 from flask_babel import gettext as _
 
 from scorekeeper import phone_pack
+from scorekeeper.assets import manifest as hashed_assets
+from scorekeeper.paths import STATIC
 from scorekeeper.phone_pack import CHUNK, OFFLINE_FILES
 from scorekeeper.web import asset
 from scorekeeper.web.rulebook import load_book
@@ -45,7 +47,10 @@ def service_worker() -> Response:
     for lang in current_app.config["LANGUAGES"]:
         shell.append(url_for("rulebook.index", lang=lang))
         shell += [url_for("rulebook.book", game=g, lang=lang) for g in _games() if load_book(g, lang) is not None]
-    shell += [asset(f) for f in ("htmx.min.js", "sse.js", "app.js", "hut.js", "app.css", "icons/icon.svg", "icons/icon-192.png")]
+    shell += [asset(f) for f in ("htmx.min.js", "sse.js", "app.js", "hut.js", "hut_scan.js", "app.css", "icons/icon.svg",
+                                 "icons/icon-192.png")]
+    if qr_decoder():  # a guest with no internet scans the table's phone with it
+        shell.append(qr_decoder())
     body = render_template("sw.js", shell=shell, version=CACHE_VERSION, offline=url_for("pwa.offline"),
                            chunk=CHUNK, **phone_files())
     # The worker's own policy: it compiles Pyodide's WebAssembly (and nothing else it did not fetch itself).
@@ -73,6 +78,19 @@ def phone_offered() -> bool:
     """Whether the create form may offer a table kept on the phone alone: only when this server
     has the files the phone needs for it."""
     return bool(phone_files()["offline_files"])
+
+
+QR_DECODER = "vendor/jsQR.js"
+
+
+@bp.app_template_global()
+def qr_decoder() -> str:
+    """The URL of the QR decoder for browsers without ``BarcodeDetector`` (jsQR, unpacked into
+    static/vendor/ by `make assets`), or "" in a checkout built without it. The phone's app has no
+    static folder, only the hashed-asset manifest its pack carries: that says too."""
+    if QR_DECODER in hashed_assets() or (STATIC / QR_DECODER).is_file():
+        return asset(QR_DECODER)
+    return ""
 
 
 @bp.get("/offline")
