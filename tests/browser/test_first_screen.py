@@ -49,6 +49,32 @@ THUMB = """root => [...root.querySelectorAll('button, a.button, summary, label[d
     + ` ${Math.round(r.width)}×${Math.round(r.height)}`)"""
 
 
+# All that `look` reads, in one call once htmx is done (null until then, so wait_for_function polls
+# again): a round trip for each check made a deal's taps half again as slow. A scrolled page is
+# put back at the top first, so the step is judged on its own.
+LOOK = f"""([decisionSel, table, thumbSel]) => {{
+  if (document.querySelector('.htmx-request')) return null;
+  const offScreen = {OFF_SCREEN}, thumb = {THUMB};
+  const decisions = document.querySelectorAll(decisionSel);
+  const seen = {{decisions: decisions.length, scrolled: scrollY, off: [], cards: null, cardsOff: [],
+                thumbs: null, small: []}};
+  if (decisions.length !== 1) return seen;
+  if (scrollY) scrollTo(0, 0);
+  seen.off = offScreen(decisions[0], false);
+  if (table) {{
+    const cards = document.querySelectorAll('#table-cards');
+    seen.cards = cards.length;
+    if (cards.length === 1) seen.cardsOff = offScreen(cards[0], true);
+  }}
+  if (thumbSel) {{
+    const roots = document.querySelectorAll(thumbSel);
+    seen.thumbs = roots.length;
+    if (roots.length === 1) seen.small = thumb(roots[0]);
+  }}
+  return seen;
+}}"""
+
+
 class Phone:
     """One phone at the table: taps only what it sees, and notes every miss of the first screen."""
 
