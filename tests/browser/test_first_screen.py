@@ -90,28 +90,19 @@ class Phone:
 
     def look(self, table: bool = True) -> None:
         """The decision of the moment and the table cards are on the first screen, unscrolled."""
-        self.quiet()
-        page = self.page
-        decision = page.locator(self.decision)
-        if decision.count() != 1:
-            self.misses.append(f"{self.step}: {decision.count()} {self.decision}")
+        seen = self.page.wait_for_function(LOOK, arg=[self.decision, table, self.thumb]).json_value()
+        if seen["decisions"] != 1:
+            self.misses.append(f"{self.step}: {seen['decisions']} {self.decision}")
             return
-        scrolled = page.evaluate("scrollY")
-        if scrolled:
-            self.misses.append(f"{self.step}: the page is scrolled to {scrolled}")
-            page.evaluate("scrollTo(0, 0)")     # so the next step is judged on its own
         before = len(self.misses)
-        for where in decision.evaluate(OFF_SCREEN, False):
-            self.misses.append(f"{self.step}: {where}")
-        cards = page.locator("#table-cards")
-        if table and cards.count() != 1:
+        if seen["scrolled"]:
+            self.misses.append(f"{self.step}: the page is scrolled to {seen['scrolled']}")
+        self.misses += [f"{self.step}: {where}" for where in seen["off"]]
+        if table and seen["cards"] != 1:
             self.misses.append(f"{self.step}: no #table-cards")
-        elif table:
-            for where in cards.evaluate(OFF_SCREEN, True):
-                self.misses.append(f"{self.step}: table cards {where}")
-        if self.thumb:
-            for small in page.locator(self.thumb).evaluate(THUMB):
-                self.misses.append(f"{self.step}: smaller than a thumb: {small}")
+        self.misses += [f"{self.step}: table cards {where}" for where in seen["cardsOff"]]
+        assert seen["thumbs"] in (None, 1), f"{self.step}: {seen['thumbs']} {self.thumb}"
+        self.misses += [f"{self.step}: smaller than a thumb: {small}" for small in seen["small"]]
         if len(self.misses) > before:
             self.shoot()
 
