@@ -130,10 +130,11 @@ test: $(TESTSTAMP) translations assets offline lint
 	$(PYTEST) -m quiet tests/browser
 
 # The loop while you work: lint, types and every test that needs no browser, but for the
-# `packaging` ones (the wheel built and installed into a fresh venv, the real server started: the
-# slowest tests of the suite, 200 s for the wheel alone on a loaded machine). `make test` runs them.
+# `packaging` ones (the wheel built and installed into a fresh venv, the real server started, the
+# OpenAPI fuzzer: the slowest tests of the suite), and with 15 examples a property instead of 60
+# (the `check` profile, tests/conftest.py). `make test` runs everything as CI does.
 check: $(TESTSTAMP) translations assets lint
-	$(PYTEST) -n 2 --dist loadgroup --ignore=tests/browser -m 'not packaging'
+	HYPOTHESIS_PROFILE=check $(PYTEST) -n 2 --dist loadgroup --ignore=tests/browser -m 'not packaging'
 
 bench: $(TESTSTAMP)
 	for f in bench/bench_*.py; do $(BIN)/python $$f || exit 1; done

@@ -1,4 +1,4 @@
-"""Shared test set-up: hypothesis profiles (CI is reproducible; `dev` digs deeper locally)."""
+"""Shared test set-up: hypothesis profiles (CI is reproducible; `check` is quicker, `dev` digs deeper locally)."""
 
 import os
 
@@ -9,11 +9,30 @@ settings.register_profile(
     "ci", deadline=None, derandomize=True, max_examples=60,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+# `make check`, the loop while you work: the same properties on fewer examples, still reproducible.
+settings.register_profile(
+    "check", deadline=None, derandomize=True, max_examples=15,  # CHECK_EXAMPLES
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 settings.register_profile(
     "dev", deadline=None, max_examples=600,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+settings.load_profile(PROFILE)
+CHECK_EXAMPLES = 15
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # A test's own @settings(max_examples=150) outranks any profile: under `check` it is cut to
+    # the profile's count too, or the loop would spend most of its time on a few properties.
+    if PROFILE != "check":
+        return
+    for item in items:
+        test = getattr(item, "obj", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is not None and own.max_examples > CHECK_EXAMPLES:
+            test._hypothesis_internal_use_settings = settings(own, max_examples=CHECK_EXAMPLES)  # type: ignore[union-attr]
 
 
 class RunEveryCollectedTest:
