@@ -148,6 +148,7 @@ def _build_wheel(source: Path, out: Path, *extra: str, env: dict[str, str] | Non
 
 
 PACK = ROOT / "build" / "offline"
+PINNED = ("--build-constraint", str(ROOT / "requirements.lock"))  # the build backend at the lock's versions
 
 
 def _with_phone_pack(source: Path) -> None:
@@ -200,7 +201,7 @@ def test_the_wheel_installs_into_a_clean_venv_and_serves_a_table(tmp_path: Path,
     assert not list(source.rglob("*.mo")) and not (source / "static" / "dist").exists()
     _with_phone_pack(source)
     wheels = tmp_path / "wheels"
-    _build_wheel(source, wheels, "--build-constraint", str(ROOT / "requirements.lock"))
+    _build_wheel(source, wheels, *PINNED)
     (wheel,) = wheels.glob("scorekeeper-*.whl")
 
     env_dir = tmp_path / "venv"
@@ -244,13 +245,13 @@ def test_a_wheel_is_not_built_with_a_phone_pack_of_other_sources(tmp_path: Path)
     _with_phone_pack(source)
     page = source / "templates" / "offline.html"
     page.write_text(page.read_text() + "\n<!-- changed after make offline -->\n")
-    stale = _build_wheel(source, tmp_path / "stale", "--no-build-isolation", check=False)
+    stale = _build_wheel(source, tmp_path / "stale", *PINNED, check=False)
     assert stale.returncode != 0
     assert "was built from other sources than these (templates/offline.html)" in stale.stderr
     assert "run `make offline` again" in stale.stderr
 
     shutil.rmtree(source / "build")
-    required = _build_wheel(source, tmp_path / "none", "--no-build-isolation", check=False,
+    required = _build_wheel(source, tmp_path / "none", *PINNED, check=False,
                             env={"SCOREKEEPER_PHONE_PACK": "required"})
     assert required.returncode != 0 and "is not built (`make offline`)" in required.stderr
 
