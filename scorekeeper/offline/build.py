@@ -50,12 +50,12 @@ _SKIP = re.compile(r"(__pycache__|\.pyc$|\.so$|\.pyd$|\.pyi$|py\.typed$|\.dist-i
                    r"|^alembic/testing/|^babel/messages/|\.[ch]$"
                    # limits reads packaging's Version only; Alembic SQLAlchemy's compiler extension only
                    r"|^packaging/(?!(__init__|version|_structures)\.py$)|^sqlalchemy/ext/(?!(__init__|compiler)\.py$))")
-# Pyodide's standard library, less what a WSGI app in a service worker never imports: the REPL,
+# Pyodide's standard library, less what a WSGI app in a service worker never imports: the
 # test and documentation tools, mail and RPC clients, processes, and the codecs of legacy code
 # pages (the app reads and writes UTF-8; Latin-1, ASCII and IDNA stay for HTTP and URLs, and
 # cp437 for zipfile, which reads names with it: without it the build's own compile step failed).
 _STDLIB_SKIP = re.compile(
-    r"^(_pyrepl|unittest|idlelib|tkinter|turtledemo|lib2to3|ensurepip|venv|xmlrpc|__phello__|multiprocessing"
+    r"^(unittest|idlelib|tkinter|turtledemo|lib2to3|ensurepip|venv|xmlrpc|__phello__|multiprocessing"
     r"|pydoc_data)/|^(doctest|pydoc|turtle|imaplib|ftplib|smtplib|poplib|nntplib|mailbox|tabnanny|this"
     r"|antigravity)\.py$|^encodings/(cp(?!437\.)\d+|mac_\w+|iso8859_(?!1\.)\d+|koi8_\w+|kz1048|ptcp154|tis_620|hp_roman8"
     r"|palmos|big5\w*|euc_\w+|gb\w+|hz|iso2022_\w+|johab|shift_jis\w*|mbcs|oem)\.py$")
@@ -183,7 +183,7 @@ def prune_stdlib(out: Path = OUT) -> tuple[int, int]:
 
 def compress(out: Path = OUT, files: tuple[str, ...] = OFFLINE_FILES) -> None:
     """A ``.br`` and a ``.gz`` beside each file the phone downloads, which WhiteNoise sends by the
-    phone's Accept-Encoding (Chromium's service worker asks for br over HTTPS and on localhost).
+    phone's Accept-Encoding.
     WhiteNoise's own command skips ``.zip`` (python_stdlib.zip is stored, so it compresses well),
     and brotli's best takes minutes on the packs: a file is compressed again only when changed."""
     import brotli
