@@ -9,7 +9,7 @@ export FLASK_APP := scorekeeper
 
 LOCK := requirements.lock
 
-.PHONY: run test check serve migrate lint bench translations i18n assets clean lock offline
+.PHONY: run test check serve migrate lint bench translations i18n assets clean lock offline phone-app
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -99,13 +99,19 @@ $(OFFLINE)/app.pack: $(STAMP) $(OFFLINE)/pyodide.asm.wasm $(APP_SOURCES) $(ASSET
 offline: $(OFFLINE)/site.pack $(OFFLINE)/app.pack
 	rm -f $(OFFLINE)/site.zip $(OFFLINE)/app.zip $(OFFLINE)/site.zip.gz $(OFFLINE)/app.zip.gz
 	$(BIN)/python -m scorekeeper.offline.build version
-	$(BIN)/python -m whitenoise.compress -q --no-brotli $(OFFLINE)
+	$(BIN)/python -m scorekeeper.offline.build compress
+
+# A deploy's build step (bin/post_compile; README, "Production"): `offline` with the Python the
+# platform installed the app into, not a .venv of its own. Needs node, npm and the network.
+phone-app:
+	$(MAKE) offline VENV="$$($(PYTHON) -c 'import sys; print(sys.prefix)')" STAMP=
 
 # Migrates, prints the address and QR code for the phones, serves under gunicorn (scorekeeper/server.py).
 run: $(STAMP) translations assets offline
 	$(BIN)/python -m scorekeeper
 
-serve: $(STAMP) translations assets
+# The phone's app too (`offline`), so the server offers tables kept on a phone alone.
+serve: $(STAMP) translations assets offline
 	$(BIN)/flask db upgrade
 	$(BIN)/gunicorn --config gunicorn.conf.py 'scorekeeper:create_app()'
 

@@ -136,13 +136,31 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def download_sizes() -> list[tuple[str, int, int]]:
+def download_sizes() -> list[tuple[str, int, int, int]]:
+    """Each file the phone stores: its size, and as WhiteNoise sends it gzipped and as brotli."""
     rows = []
     for name in OFFLINE_FILES:
         raw = (OUT / name).stat().st_size
-        packed = OUT / (name + ".gz")
-        rows.append((name, raw, min(raw, packed.stat().st_size) if packed.exists() else raw))
+        packed = [OUT / (name + suffix) for suffix in (".gz", ".br")]
+        rows.append((name, raw, *(min(raw, p.stat().st_size) if p.exists() else raw for p in packed)))
     return rows
+
+
+# What the server sent under /offline/ (path -> Content-Encoding, bytes): what the phone downloads.
+SENT: dict[str, tuple[str, int]] = {}
+
+
+def _noting_sent(app: Any) -> Any:
+    def wsgi(environ: dict, start_response: Any) -> Any:
+        path = environ.get("PATH_INFO", "")
+
+        def start(status: str, headers: list[tuple[str, str]], *rest: Any) -> Any:
+            if path.startswith("/offline/") and status.startswith("200"):
+                got = {k.lower(): v for k, v in headers}
+                SENT[path] = (got.get("content-encoding", "identity"), int(got.get("content-length", 0)))
+            return start_response(status, headers, *rest)
+        return app(environ, start)
+    return wsgi
 
 
 def serve() -> str:
@@ -153,6 +171,7 @@ def serve() -> str:
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'b.sqlite'}", "SECRET_KEY": "bench"})
     with app.app_context():
         db.create_all()
+    app.wsgi_app = _noting_sent(app.wsgi_app)  # type: ignore[method-assign]
     server = make_server("127.0.0.1", 0, app, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"
     app.config["PUBLIC_URL"] = url
@@ -358,10 +377,11 @@ def main() -> None:
         sys.exit(f"nothing built in {OUT}: run `make offline` first")
     print(f"load average before: {os.getloadavg()[0]:.1f}")
     rows = download_sizes()
-    print("what a phone downloads once for offline play (gzip as served; zips are stored deflated):")
-    for name, raw, packed in rows:
-        print(f"  {name:20s} {raw / 1e6:6.2f} MB  -> {packed / 1e6:6.2f} MB")
-    print(f"  {'total':20s} {sum(r[1] for r in rows) / 1e6:6.2f} MB  -> {sum(r[2] for r in rows) / 1e6:6.2f} MB")
+    print("what a phone downloads once for offline play (as the server sends it: gzip, brotli):")
+    for name, raw, gz, br in rows:
+        print(f"  {name:20s} {raw / 1e6:6.2f} MB  -> gzip {gz / 1e6:6.2f} MB, br {br / 1e6:6.2f} MB")
+    print(f"  {'total':20s} {sum(r[1] for r in rows) / 1e6:6.2f} MB  -> gzip {sum(r[2] for r in rows) / 1e6:6.2f} MB, "
+          f"br {sum(r[3] for r in rows) / 1e6:6.2f} MB (target <= 10 MB)")
 
     url = serve()
     with sync_playwright() as p:
@@ -374,6 +394,9 @@ def main() -> None:
         page.goto("/")
         page.wait_for_selector("html[data-offline-ready='1']")
         print(f"first visit until data-offline-ready: {time.perf_counter() - t0:.1f} s (loopback)")
+        encodings = sorted({encoding for encoding, _ in SENT.values()})
+        print(f"downloaded by Chromium's service worker: {sum(n for _, n in SENT.values()) / 1e6:.2f} MB "
+              f"in {len(SENT)} files of {len(OFFLINE_FILES)} (Content-Encoding: {', '.join(encodings)})")
         page.locator("input[name=game][value=mulle]").check()
         page.locator("#player0").fill("Anna")
         page.locator("#player1").fill("Bo")

@@ -1,5 +1,6 @@
 """What a deploy gets: ``make run`` serves under gunicorn, and ``pip install .`` (not editable) into
-a clean virtualenv serves a whole table — pages, static files, translations, migrations, rule books.
+a clean virtualenv serves a whole table — pages, static files, translations, migrations, rule books
+and, built by ``make offline`` before the wheel, the phone's app for a table kept on the phone alone.
 
 The wheel is built from a copy of the sources without anything ``make`` generates (no ``.mo``,
 no hashed or compressed static files), as a fresh clone would be.
@@ -139,12 +140,68 @@ def _copy_sources(target: Path) -> Path:
     return target
 
 
+def _build_wheel(source: Path, out: Path, *extra: str, env: dict[str, str] | None = None,
+                 check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", *extra, "-w", str(out),
+                           str(source)], check=check, cwd=out.parent, capture_output=not check, text=True,
+                          env={**os.environ, **(env or {})})
+
+
+PACK = ROOT / "build" / "offline"
+PINNED = ("--build-constraint", str(ROOT / "requirements.lock"))  # the build backend at the lock's versions
+
+
+def _with_phone_pack(source: Path) -> None:
+    """What `make offline` leaves in a checkout: the wheel carries it (setup.py)."""
+    if not (PACK / "version.json").exists():
+        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+            pytest.fail(f"{PACK} is not built: `make test` runs `make offline` first")
+        pytest.skip(f"{PACK} is not built here: `make offline` fetches Pyodide and builds it")
+    shutil.copytree(PACK, source / "build" / "offline")
+
+
+def plays_a_phone_table_with_the_server_stopped(server: Running) -> None:
+    """The installed wheel's server hands the phone its app; then it is stopped, and a table kept
+    on the phone alone is opened and played from the service worker's cache (tests/browser)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.browser.conftest import CHROMIUM
+    from tests.browser.test_offline_table import START, open_on_phone, tap_card
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        context = browser.new_context(**p.devices["Pixel 7"], locale="en-GB",
+                                      base_url=f"http://127.0.0.1:{server.port}")
+        context.set_default_timeout(60_000)
+        page = context.new_page()
+        page.goto("/")
+        expect(page.locator("html")).to_have_attribute("data-offline-ready", "1", timeout=START)
+        server.stop()  # no server from here on: the pages and the app come from the phone's cache
+        page.reload()
+        open_on_phone(page, "mulle")
+        page.get_by_label("Dealer").select_option("1")
+        for code in ("5D", "9C", "4H", "AS"):
+            page.locator(f"form.deal [data-rank='{code[:-1]}']").first.click()
+            page.locator(f"form.deal [data-card='{code}']").first.click()
+        page.get_by_role("button", name="Start the deal").click()
+        expect(page.get_by_text("Your turn, Anna!")).to_be_visible()
+        tap_card(page, "KH")
+        page.locator("#table-cards [data-card='4H']").click()
+        expect(page.locator("form.move .preview a.rule")).to_have_text("MULLE-CAP-4")  # the engine's refusal
+        page.locator("#table-cards [data-card='4H']").click()
+        tap_card(page, "5C")
+        page.locator("#confirm-move").click()
+        expect(page.get_by_text("Bo to play")).to_be_visible()
+        context.close()
+        browser.close()
+
+
 def test_the_wheel_installs_into_a_clean_venv_and_serves_a_table(tmp_path: Path, serving: list[Running]) -> None:
     source = _copy_sources(tmp_path / "src")
     assert not list(source.rglob("*.mo")) and not (source / "static" / "dist").exists()
+    _with_phone_pack(source)
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--build-constraint",
-                    str(ROOT / "requirements.lock"), "-w", str(wheels), str(source)], check=True, cwd=tmp_path)
+    _build_wheel(source, wheels, *PINNED)
     (wheel,) = wheels.glob("scorekeeper-*.whl")
 
     env_dir = tmp_path / "venv"
@@ -165,10 +222,10 @@ def test_the_wheel_installs_into_a_clean_venv_and_serves_a_table(tmp_path: Path,
     server.wait_until_up()
     plays_a_table(server.port)
     assert "Starting gunicorn" in server.output()
-    # The wheel carries no offline files (`make offline` builds them in a checkout): the create
-    # form keeps tables on the server instead of offering the phone and refusing it.
+    # The wheel carries the phone's app (`make offline` built it before the wheel): the create
+    # form offers a table kept on the phone, and the phone stores its app from this server.
     home = request(server.port, "GET", "/")[1]
-    assert 'value="phone"' not in home and 'id="no-phone"' in home
+    assert 'value="phone"' in home and 'id="no-phone"' not in home
 
     # PostgreSQL without its extra: a clear message, not an ImportError deep inside SQLAlchemy.
     refused = subprocess.run([str(python), "-m", "scorekeeper", "--no-migrate"], cwd=run, capture_output=True,
@@ -176,6 +233,27 @@ def test_the_wheel_installs_into_a_clean_venv_and_serves_a_table(tmp_path: Path,
                              env={**os.environ, "DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none"})
     assert refused.returncode != 0
     assert "pip install 'scorekeeper[postgres]'" in refused.stderr
+
+    plays_a_phone_table_with_the_server_stopped(server)
+
+
+def test_a_wheel_is_not_built_with_a_phone_pack_of_other_sources(tmp_path: Path) -> None:
+    """A pack made before a change to the pages would have the phone ask for hashed static files
+    the wheel's server does not have: the build stops and says what to run; with no pack at all it
+    builds a server-only wheel, or stops when a deploy requires the phone's app."""
+    source = _copy_sources(tmp_path / "src")
+    _with_phone_pack(source)
+    page = source / "templates" / "offline.html"
+    page.write_text(page.read_text() + "\n<!-- changed after make offline -->\n")
+    stale = _build_wheel(source, tmp_path / "stale", *PINNED, check=False)
+    assert stale.returncode != 0
+    assert "was built from other sources than these (templates/offline.html)" in stale.stderr
+    assert "run `make offline` again" in stale.stderr
+
+    shutil.rmtree(source / "build")
+    required = _build_wheel(source, tmp_path / "none", *PINNED, check=False,
+                            env={"SCOREKEEPER_PHONE_PACK": "required"})
+    assert required.returncode != 0 and "is not built (`make offline`)" in required.stderr
 
 
 def _pins() -> dict[str, str]:
