@@ -621,3 +621,29 @@ def test_whichever_write_lands_the_store_holds_a_whole_database(on_phone: Any) -
     assert len(given) == 2 and given[0] - {0} and given[1] >= given[0], given
     assert (store.database(), store.cookie) == phone.snapshot()
     assert phone.changed_chunks(b"ab" * phone.CHUNK, b"ab" * phone.CHUNK, frozenset({1})) == [(1, b"ab" * (phone.CHUNK // 2))]
+
+
+def test_a_copy_this_build_wrote_is_opened_once_not_copied_again_to_read_its_mark(on_phone: Any, monkeypatch: Any) -> None:
+    database, cookie, mulle, _ = a_phone_with_two_tables(on_phone)
+    opened: list[Any] = []
+    connect = sqlite3.connect
+    monkeypatch.setattr(phone.sqlite3, "connect", lambda *a, **k: opened.append(a) or connect(*a, **k))
+    on_phone(database, cookie)
+    assert opened == []
+    assert ask("POST", f"/t/{mulle}/events", {"type": "play", "player:int": "0", "card": "5C"})[0] in (200, 302)
+    assert ask("GET", f"/t/{mulle}")[2].count('data-seq="2"') == 1
+
+
+def test_a_copy_whose_header_bears_this_builds_mark_but_sqlite_cannot_read_is_kept_whole(on_phone: Any) -> None:
+    import base64
+    import json
+
+    header = bytearray(b"SQLite format 3\x00" + b"\xff" * 84)  # a page size SQLite refuses
+    header[60:64] = carry.schema_mark().to_bytes(4, "big")
+    damaged = bytes(header) + b"half written " * 400
+    on_phone(damaged, None)
+    home = ask("GET", "/")[2]
+    found = re.search(r'data-kept="(copy-[0-9a-f]{8})"', home)
+    assert found and "DatabaseError" in home
+    assert base64.b64decode(json.loads(ask("GET", f"/kept/{found[1]}.json")[2])["database_base64"]) == damaged
+    new_table()
