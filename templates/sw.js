@@ -176,8 +176,12 @@ const SNAPSHOT_FILES = PHONE_BASE + "memory-snapshot-files";
 async function boot() {
   self.phoneBoot = { t0: performance.now() };
   const wasm = compileWasm();  // while the snapshot and the tables are read
-  const [saved, kept] = await Promise.all([load(), storedSnapshot()]);
-  stage("read");
+  // The tables are needed only once Python runs: read while Pyodide starts (300 kept tables are
+  // 14 MB in 850 records, read for as long as Pyodide takes to restore on a slow phone).
+  const reading = load();
+  reading.catch(() => undefined);  // a failed read fails the start below, when it is awaited
+  const kept = await storedSnapshot();
+  stage("snapshotRead");
   let py = kept && await startPyodide(kept, wasm).catch(() => dropSnapshot());
   if (py) {
     stage("pyodide");
@@ -197,6 +201,8 @@ async function boot() {
     keepSnapshot(py.makeMemorySnapshot(), packOf([[site, "site/"], [code, "app/"]], (name) => !imported.has("/lib/" + name)));
     stage("prepared");
   }
+  const saved = await reading;
+  stage("read");
   watchWrites(py);
   const entry = py.pyimport("scorekeeper.offline.phone");
   entry.open_phone(saved ? saved.db : null, saved ? saved.cookie : null, self.location.host, Boolean(saved && saved.chunked));
