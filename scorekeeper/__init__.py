@@ -18,10 +18,11 @@ from scorekeeper.paths import MIGRATIONS, OFFLINE, STATIC, TEMPLATES, TRANSLATIO
 
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL lets the event streams read while a phone writes; the busy timeout queues writers."""
+    """WAL lets the event streams read while a phone writes; the busy timeout queues writers. The
+    phone's app sets its own (``offline/phone.py``: one writer, a journal in memory)."""
     import sqlite3
 
-    if isinstance(dbapi_connection, sqlite3.Connection):
+    if isinstance(dbapi_connection, sqlite3.Connection) and not getattr(dbapi_connection, "own_pragmas", False):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA busy_timeout=5000")

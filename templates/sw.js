@@ -181,8 +181,12 @@ const SNAPSHOT_FILES = PHONE_BASE + "memory-snapshot-files";
 async function boot() {
   self.phoneBoot = { t0: performance.now() };
   const wasm = compileWasm();  // while the snapshot and the tables are read
-  const [saved, kept] = await Promise.all([load(), storedSnapshot()]);
-  stage("read");
+  // The tables are needed only once Python runs: read while Pyodide starts (300 kept tables are
+  // 14 MB in 850 records, read for as long as Pyodide takes to restore on a slow phone).
+  const reading = load();
+  reading.catch(() => undefined);  // a failed read fails the start below, when it is awaited
+  const kept = await storedSnapshot();
+  stage("snapshotRead");
   let py = kept && await startPyodide(kept, wasm).catch(() => dropSnapshot());
   if (py) {
     stage("pyodide");
@@ -202,6 +206,9 @@ async function boot() {
     keepSnapshot(py.makeMemorySnapshot(), packOf([[site, "site/"], [code, "app/"]], (name) => !imported.has("/lib/" + name)));
     stage("prepared");
   }
+  const saved = await reading;
+  stage("read");
+  watchWrites(py);
   const entry = py.pyimport("scorekeeper.offline.phone");
   entry.open_phone(saved ? saved.db : null, saved ? saved.cookie : null, self.location.host, Boolean(saved && saved.chunked));
   stage("ready");
@@ -380,6 +387,45 @@ function write(py, path, data) {
     made.add(parent);
   }
   py.FS.writeFile(path, data, { canOwn: true });
+}
+
+// The app's database is a file of Emscripten's file system (phone.py): the pieces SQLite writes to
+// it are noted here, and the app reads back only those after a write (phone.py, _written). Comparing
+// the whole database with the stored copy instead was most of a move on a phone that keeps 300
+// tables. The file system's own write and truncate, wrapped: every way a file changes goes through them.
+const DB_FILE = ["phone", "db.sqlite"];
+function watchWrites(py) {
+  const FS = py.FS;
+  if (FS.phoneWatched) return;
+  FS.phoneWatched = true;
+  const written = new Set();
+  const ours = (node) => node && node.name === DB_FILE[1] && node.parent && node.parent.name === DB_FILE[0]
+    && node.parent.parent === node.parent.parent.parent;  // /phone/db.sqlite: its folder is in the root
+  const note = (from, to) => {
+    for (let n = Math.floor(from / CHUNK); n * CHUNK < to; n++) written.add(n);
+  };
+  const write = FS.write;
+  FS.write = function (stream, buffer, offset, length, position, canOwn) {
+    if (ours(stream.node) && length > 0) {
+      // As FS.write places it: at the position given, else the stream's (its end when appending).
+      const at = typeof position !== "undefined" ? position : (stream.flags & 1024) ? stream.node.usedBytes : stream.position;
+      note(at, at + length);
+    }
+    return write.apply(this, arguments);
+  };
+  const doTruncate = FS.doTruncate;
+  FS.doTruncate = function (stream, node, length) {
+    if (ours(node)) {
+      const size = node.usedBytes || 0;
+      note(Math.min(size, length), Math.max(size, length));  // the piece it now ends in, and any it grew by
+    }
+    return doTruncate.apply(this, arguments);
+  };
+  self.phoneWritten = () => {
+    const found = Array.from(written);
+    written.clear();
+    return found;
+  };
 }
 
 // For the bench and the tests: start the phone's app without a page request.

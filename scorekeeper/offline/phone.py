@@ -1,9 +1,10 @@
 """The app on the phone: called by the service worker (``templates/sw.js``) under Pyodide.
 
 The whole Flask app runs here — the same views, templates, service and engine as on the server —
-on an in-memory SQLite database. The database is the table's store: after every request that may
-have changed it, the service worker writes what changed (``changes()``: the database's pieces that
-differ from the stored copy, and the phone's session cookie) to IndexedDB in one transaction
+on a SQLite database in a file of the phone's memory (Emscripten's file system). The database is
+the table's store: after every request that may have changed it, the service worker writes what
+changed (``changes()``: the database's pieces SQLite wrote since the stored copy — the worker
+watches the file's writes — and the phone's session cookie) to IndexedDB in one transaction
 before the page sees the answer, so a crash loses at most the move being written. A move's write
 is handed to the worker as soon as it is committed (``handle``'s ``keep``), so IndexedDB stores it
 while the sheet is drawn. On
@@ -50,6 +51,8 @@ def prepare() -> None:
         "WTF_CSRF_ENABLED": False,
         "RATELIMIT_ENABLED": False,
         "STATIC_MAX_AGE": 0,
+        # In memory while the app is made (and the memory snapshot taken); a file from open_phone on.
+        "SQLALCHEMY_ENGINE_OPTIONS": {"creator": _connect},
     })
     _phone_pages(app)
     with app.app_context():
@@ -187,17 +190,18 @@ def open_phone(database: Any, cookie: Any, host: str, chunked: bool = False) -> 
         prepare()
     random.seed()  # a start from the memory snapshot would otherwise draw what every phone draws
     app = _state["app"]
+    _state.setdefault("file", _file())
     with app.app_context():
-        connection = db.engine.raw_connection().driver_connection
-        connection.deserialize(_state["empty"])  # no table of an earlier open (tests open again)
+        _reopen(_state["empty"])  # no table of an earlier open (tests open again)
         marks.forget_all()
         older = None
-        if database:
+        if database and not _opened_as_marked(database):
             older = sqlite3.connect(":memory:")
             older.deserialize(database)
             if carry.mark_of(older) == carry.schema_mark():
-                connection.deserialize(database)  # written by this schema: opened as it is
+                _reopen(database)  # written by this schema: opened as it is
                 older = None
+        connection = _database()
         if database is None or older is not None:  # a copy of this schema has every table already
             db.create_all()
             marks.ensure()
@@ -206,12 +210,136 @@ def open_phone(database: Any, cookie: Any, host: str, chunked: bool = False) -> 
             carry.carry_over(older)  # an older build's copy: carried table by table, none dropped
             older.close()
         opened_as_stored = chunked and database is not None and older is None
-        _state["base"] = (database, connection.total_changes) if opened_as_stored else None
+        _state["base"] = (_Copy(database), connection.total_changes) if opened_as_stored and database else None
         _state["handed"] = set()
     client = app.test_client()
     if cookie:
         client.set_cookie("session", cookie, domain=host.split(":")[0])
     _state.update(app=app, client=client, host=host)
+
+
+# SQLite's file header: its first 16 bytes, and where it keeps PRAGMA user_version (the schema mark).
+_HEADER = b"SQLite format 3\x00"
+_USER_VERSION = slice(60, 64)
+
+
+def _opened_as_marked(database: bytes) -> bool:
+    """Open a copy this build's schema wrote straight as the app's database, its mark read from
+    the header's bytes. A copy is otherwise opened twice, once only to read its mark: each opening
+    copies the whole database (300 kept tables: 14 MB), a tenth of such a start on a slow phone.
+    SQLite confirms the mark once it is open; bytes it cannot read go the way of any other copy."""
+    from scorekeeper.offline import carry
+
+    if not database.startswith(_HEADER) or int.from_bytes(database[_USER_VERSION], "big") != carry.schema_mark():
+        return False
+    if carry.mark_of(_reopen(database)) == carry.schema_mark():
+        return True
+    _reopen(_state["empty"])
+    return False
+
+
+class _OwnPragmas(sqlite3.Connection):
+    own_pragmas = True  # scorekeeper._sqlite_pragmas leaves it as _connect set it
+
+
+def _file() -> str:
+    """Where the app's database is kept while it runs: a file, so that what SQLite writes is seen
+    (``_written``). Under Pyodide a file in memory (Emscripten's MEMFS); under CPython (the tests)
+    one file a process."""
+    import os
+    import tempfile
+
+    try:
+        import js  # noqa: F401  (Pyodide)
+    except ImportError:
+        folder = tempfile.mkdtemp(prefix="scorekeeper-phone-")
+        import atexit
+        import shutil
+
+        atexit.register(shutil.rmtree, folder, True)
+        return os.path.join(folder, "db.sqlite")
+    os.makedirs("/phone", exist_ok=True)
+    return "/phone/db.sqlite"
+
+
+def _connect() -> sqlite3.Connection:
+    """The app's one connection (SQLAlchemy's pool holds it): in memory until ``open_phone`` names
+    the file. One writer, no other reader: the journal in memory and the file held exclusively, so
+    SQLite keeps its page cache between requests and writes each page once, at the commit. The
+    store's copy in IndexedDB is what survives a crash, not this file."""
+    path = _state.get("file")
+    if not path:
+        return sqlite3.connect(":memory:", check_same_thread=False)  # the app's own pragmas, as on the server
+    connection = sqlite3.connect(path, check_same_thread=False, factory=_OwnPragmas)
+    try:
+        for pragma in ("locking_mode=EXCLUSIVE", "journal_mode=MEMORY", "synchronous=OFF", "temp_store=MEMORY",
+                       "busy_timeout=5000", "foreign_keys=ON"):
+            connection.execute("PRAGMA " + pragma)
+    except sqlite3.DatabaseError:
+        pass  # bytes SQLite cannot read: open_phone finds so (carry.mark_of) and opens an empty copy
+    return connection
+
+
+def _reopen(data: bytes) -> Any:
+    """The app's database replaced by ``data``: the connection closed, the file written, opened
+    again. Returns the new connection (the caller is in an app context)."""
+    from scorekeeper.extensions import db
+
+    db.session.remove()
+    db.engine.dispose()
+    with open(_state["file"], "wb") as file:
+        file.write(data)
+    _written()  # this is the copy opened, not a change to it
+    _state.pop("changes", None)  # a new connection counts its changes from 0
+    return db.engine.raw_connection().driver_connection
+
+
+def _written() -> set[int] | None:
+    """The pieces of the file written since last asked, as the service worker saw Emscripten's
+    file system write them (``templates/sw.js``); None where nothing watches (CPython, the tests),
+    and the pieces are then found by comparing the whole database with the stored copy."""
+    try:
+        import js
+    except ImportError:
+        return None
+    drain = getattr(js, "phoneWritten", None)
+    if drain is None:
+        return None
+    found = drain()
+    try:
+        return {int(number) for number in found}
+    finally:
+        if hasattr(found, "destroy"):
+            found.destroy()
+
+
+class _Copy:
+    """The database as the store holds it: the bytes it was opened with and the pieces written
+    over them since, made whole only when needed (``unstored``, or a store with no watch on the
+    file): a move's write costs the pieces it wrote, not a copy of the whole database."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pieces: dict[int, bytes] = {}
+        self.size = len(data)
+
+    def patch(self, pieces: list[tuple[int, bytes]], size: int) -> _Copy:
+        self.pieces.update(pieces)
+        self.size = size
+        return self
+
+    def whole(self) -> bytes:
+        if not self.pieces and self.size == len(self.data):
+            return self.data
+        out = bytearray(self.data[:self.size])
+        for number in sorted(self.pieces):
+            at = number * CHUNK
+            if at >= self.size:
+                continue
+            if at > len(out):
+                out.extend(bytes(at - len(out)))
+            out[at:at + CHUNK] = self.pieces[number][:self.size - at]
+        return bytes(out)
 
 
 def _phone_pages(app: Any) -> None:
@@ -394,25 +522,45 @@ def _changes_since_stored(connection: Any) -> tuple[list[tuple[int, bytes]], int
     rewrites every piece a write since then was given (``_state["handed"]``: a piece changed by
     one write and changed back by the next is rewritten too), so whichever of them lands last,
     the store holds one whole database — also if one before it failed."""
+    import os
+
     cookie = _cookie(_state["client"])
     base = _state.get("base")
     handed: set[int] = _state.setdefault("handed", set())
     changes = connection.total_changes
-    if base is not None and changes == base[1] and not handed:
-        pieces, data = [], base[0]  # nothing written since it was stored: the cookie only
+    written = _written()
+    data: _Copy | list[tuple[int, bytes]]
+    if base is not None and changes == base[1] and not handed and not written:
+        pieces, data, size = [], [], base[0].size  # nothing written since it was stored: the cookie only
+    elif base is not None and written is not None:
+        # What SQLite wrote since the stored copy, read back from the file: a few pieces, whatever
+        # the number of tables kept (comparing the whole database was most of a move on a phone
+        # that keeps 300, bench/README.md).
+        handed.update(written)
+        size = os.path.getsize(_state["file"])
+        with open(_state["file"], "rb") as file:
+            pieces = []
+            for number in sorted(n for n in handed if n * CHUNK < size):
+                file.seek(number * CHUNK)
+                pieces.append((number, file.read(CHUNK)))
+        data = pieces
     else:
-        data = connection.serialize()
-        pieces = changed_chunks(data, base[0] if base is not None else None, frozenset(handed))
+        with open(_state["file"], "rb") as file:
+            whole = file.read()
+        size = len(whole)
+        pieces = changed_chunks(whole, base[0].whole() if base is not None else None, frozenset(handed))
         handed.update(number for number, _ in pieces)
-    _state["kept"] = (data, changes, cookie)
-    return pieces, len(data), cookie
+        data = _Copy(whole)
+    _state["kept"] = (data, changes, cookie, size)
+    return pieces, size, cookie
 
 
 def stored() -> None:
     """The worker stored the request's last change: later changes are worked out against it."""
     kept = _state.pop("kept", None)
     if kept is not None:
-        _state["base"] = kept[:2]
+        data, changes, _cookie, size = kept
+        _state["base"] = (data if isinstance(data, _Copy) else _state["base"][0].patch(data, size), changes)
         _state["handed"] = set()
 
 
@@ -426,7 +574,6 @@ def unstored() -> None:
     the database whole."""
     from scorekeeper import phone_marks as marks
     from scorekeeper import service
-    from scorekeeper.extensions import db
 
     _state.pop("kept", None)
     base = _state.get("base")
@@ -434,9 +581,7 @@ def unstored() -> None:
         _state["handed"] = set()
         return
     with _state["app"].app_context():
-        db.session.remove()
-        connection = db.engine.raw_connection().driver_connection
-        connection.deserialize(base[0])
+        connection = _reopen(base[0].whole())
         _state["base"] = (base[0], connection.total_changes)
         marks.forget_all()
     service.cache.clear()  # states replayed from rows that are gone
@@ -479,7 +624,7 @@ def handle(method: str, path: str, query: str, headers: Any, body: Any,
     if method not in ("GET", "HEAD") or _cookie(client) != cookie_before:
         # What was handed over last still holds if SQLite has changed no row since and the cookie
         # is the same (a refusal after a write, a new table's cookie: the store is asked again).
-        store = "kept" if kept is not None and kept[1:] == (_database().total_changes, _cookie(client)) else "store"
+        store = "kept" if kept is not None and kept[1:3] == (_database().total_changes, _cookie(client)) else "store"
     return (response.status_code, [[k, v] for k, v in response.headers.items() if k.lower() != "set-cookie"],
             data, store)
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.offline import carry, phone
+from scorekeeper.offline.phone import changed_chunks
 from scorekeeper.service import cache, facts_cache
 
 HOST = "localhost:5000"
@@ -492,10 +493,40 @@ class Store:
         return status, store
 
 
-def test_a_write_is_handed_to_the_store_when_committed_and_the_answer_says_whether_that_holds(on_phone: Any) -> None:
+def watch_the_file(monkeypatch: Any) -> None:
+    """What the service worker does under Pyodide (templates/sw.js, trackWrites): it sees the file
+    system write the database's file and tells ``phone._written`` which pieces. Here the pieces
+    are found by comparing the file with itself as last asked; comparing the whole database with
+    the stored copy (``changed_chunks``) is then never needed."""
+    seen = {"data": b""}
+
+    def written() -> set[int]:
+        with open(phone._state["file"], "rb") as file:
+            data = file.read()
+        before, seen["data"] = seen["data"], data
+        return {n for n in range(-(-max(len(data), len(before)) // phone.CHUNK))
+                if data[n * phone.CHUNK:(n + 1) * phone.CHUNK] != before[n * phone.CHUNK:(n + 1) * phone.CHUNK]}
+
+    def not_needed(*_: Any) -> Any:
+        raise AssertionError("the whole database compared although the writes were watched")
+
+    monkeypatch.setattr(phone, "_written", written)
+    monkeypatch.setattr(phone, "changed_chunks", not_needed)
+
+
+WATCHED = pytest.mark.parametrize("watched", [False, True], ids=["compared", "watched"])
+
+
+@WATCHED
+def test_a_write_is_handed_to_the_store_when_committed_and_the_answer_says_whether_that_holds(
+        on_phone: Any, monkeypatch: Any, watched: bool) -> None:
     """The worker's ``keep`` gets what a move changed as soon as it is written, so IndexedDB stores
     it while the sheet is drawn; the answer then needs no second write unless something changed after."""
+    if watched:
+        watch_the_file(monkeypatch)
     on_phone()
+    if watched:  # no copy stored yet: the first write is the database whole, read from the file
+        monkeypatch.setattr(phone, "changed_chunks", changed_chunks)
     store = Store()
     assert store.send("POST", "/tables", {"game": "mulle", "players": ["Anna", "Bo"], "where": "phone"})[1] == "store"
     assert set(store.writes) == {len(store.pieces)}  # nothing stored before: the database whole, each time
@@ -536,12 +567,17 @@ def keep_golden_games() -> None:
         db.session.commit()
 
 
-def test_a_move_rewrites_a_few_pieces_of_a_phone_that_keeps_many_tables(on_phone: Any) -> None:
+@WATCHED
+def test_a_move_rewrites_a_few_pieces_of_a_phone_that_keeps_many_tables(on_phone: Any, monkeypatch: Any,
+                                                                         watched: bool) -> None:
     """A phone after a summer of evenings: a move stores what it changed, not every table again."""
     on_phone()
     keep_golden_games()
     store = Store()
     store.send("POST", "/tables", {"game": "mulle", "players": ["Anna", "Bo"], "where": "phone"})
+    if watched:  # from the first confirmed copy on, the writes are watched
+        watch_the_file(monkeypatch)
+        phone._written()
     whole, made = store.writes[-1], len(store.writes)
     table = store.read("SELECT id FROM tables ORDER BY created_at DESC, rowid DESC")
     assert store.send("POST", f"/t/{table}/events", DEAL) == (200, "kept")
@@ -552,7 +588,8 @@ def test_a_move_rewrites_a_few_pieces_of_a_phone_that_keeps_many_tables(on_phone
     assert (store.database(), store.cookie) == phone.snapshot()
 
 
-def test_whichever_write_lands_the_store_holds_a_whole_database(on_phone: Any) -> None:
+@WATCHED
+def test_whichever_write_lands_the_store_holds_a_whole_database(on_phone: Any, monkeypatch: Any, watched: bool) -> None:
     """Each write is worked out against the copy last confirmed stored, and rewrites every piece a
     write since then was given: a failed write is not built upon, and a piece one write changed and
     the next changed back is not left as the first wrote it."""
@@ -561,6 +598,9 @@ def test_whichever_write_lands_the_store_holds_a_whole_database(on_phone: Any) -
     on_phone()
     store = Store()
     store.send("POST", "/tables", {"game": "mulle", "players": ["Anna", "Bo"], "where": "phone"})
+    if watched:
+        watch_the_file(monkeypatch)
+        phone._written()
     table = store.read("SELECT id FROM tables")
     store.send("POST", f"/t/{table}/seat", {"seat": "0"})
     store.lose = 1  # the deal's write fails; the answer says so, and nothing is confirmed
@@ -620,4 +660,30 @@ def test_whichever_write_lands_the_store_holds_a_whole_database(on_phone: Any) -
         phone._state["keep"] = None
     assert len(given) == 2 and given[0] - {0} and given[1] >= given[0], given
     assert (store.database(), store.cookie) == phone.snapshot()
-    assert phone.changed_chunks(b"ab" * phone.CHUNK, b"ab" * phone.CHUNK, frozenset({1})) == [(1, b"ab" * (phone.CHUNK // 2))]
+    assert changed_chunks(b"ab" * phone.CHUNK, b"ab" * phone.CHUNK, frozenset({1})) == [(1, b"ab" * (phone.CHUNK // 2))]
+
+
+def test_a_copy_this_build_wrote_is_opened_once_not_copied_again_to_read_its_mark(on_phone: Any, monkeypatch: Any) -> None:
+    database, cookie, mulle, _ = a_phone_with_two_tables(on_phone)
+    opened: list[Any] = []
+    connect = sqlite3.connect
+    monkeypatch.setattr(phone.sqlite3, "connect", lambda *a, **k: opened.append(a) or connect(*a, **k))
+    on_phone(database, cookie)
+    assert (":memory:",) not in opened  # no second copy made only to read the mark
+    assert ask("POST", f"/t/{mulle}/events", {"type": "play", "player:int": "0", "card": "5C"})[0] in (200, 302)
+    assert ask("GET", f"/t/{mulle}")[2].count('data-seq="2"') == 1
+
+
+def test_a_copy_whose_header_bears_this_builds_mark_but_sqlite_cannot_read_is_kept_whole(on_phone: Any) -> None:
+    import base64
+    import json
+
+    header = bytearray(b"SQLite format 3\x00" + b"\xff" * 84)  # a page size SQLite refuses
+    header[60:64] = carry.schema_mark().to_bytes(4, "big")
+    damaged = bytes(header) + b"half written " * 400
+    on_phone(damaged, None)
+    home = ask("GET", "/")[2]
+    found = re.search(r'data-kept="(copy-[0-9a-f]{8})"', home)
+    assert found and "DatabaseError" in home
+    assert base64.b64decode(json.loads(ask("GET", f"/kept/{found[1]}.json")[2])["database_base64"]) == damaged
+    new_table()
