@@ -525,11 +525,12 @@ async function putOnServer(loaded, tableId, headers) {
   }
   try {
     // The phone's copy says where the table went and turns read-only: no second copy played on.
-    await serially(async () => { loaded.entry.moved(tableId, made.join_url); await store(loaded.entry); });
+    await serially(async () => { loaded.entry.moved(tableId, made.join_url || made.watch_url); await store(loaded.entry); });
   } catch (error) {
     // On the server all the same: go there (this phone's copy stays as it was).
   }
-  return made.join_url;
+  // Another copy put it there first: the server gives this one its watch code (docs/api.md).
+  return made.join_url || made.watch_url;
 }
 
 // --- The phone's store: the database in pieces, written in one transaction per change ---

@@ -5,7 +5,11 @@ the server. A phone's export carries the table's ``origin``: a secret drawn by t
 opened it (phone_marks.origin_of) and carried with every copy, never shown in an address. The
 first import of an origin makes the table; a later one finds it: if its log goes further along the
 same moves, the rest is appended (each move checked by the engine as a live one is); if it holds
-no more, nothing changes; if the two logs part, it is refused (409) and nothing changes."""
+no more, nothing changes; if the two logs part, it is refused (409) and nothing changes.
+
+The origin is a bearer secret of every copy (a guest's, a downloaded file): a later import is
+answered with the table's watch code only, never its join code, and once the owner made new codes
+(``tables.codes``) an origin opens nothing (403), so a copy is no way round a revocation."""
 
 from __future__ import annotations
 
@@ -45,6 +49,9 @@ def imported_before(data: Any, *, fitted: bool = False) -> Table | None:
     table = db.session.execute(select(Table).where(Table.origin == origin)).scalar_one_or_none()
     if table is None:
         return None
+    if table.codes:
+        # The owner made new codes to shut someone out: a copy carried from before is no way back in.
+        raise TableError(403, "forbidden", tr("this table's codes were made anew: scan its new join code"))
     _game, _names, _mode, _options, payloads, _state = replayed(data, fitted=fitted)
     stored = [_same(row.payload) for row in _log(table)]
     given = [_same(payload) for payload, _author in payloads]

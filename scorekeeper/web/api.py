@@ -132,9 +132,10 @@ def import_() -> tuple[Response, int]:
     data = _body()
     _check_export(data)
     table, new = imported(data, fitted=_schemas_checked())
-    if not new:  # made before, from another phone's copy (service/origins.py): no second table
-        return jsonify({**_codes_json(table), "seq": table.head_seq, "state": service.state_json(table),
-                        "imported_before": True}), 200
+    if not new:  # made before, from another phone's copy (service/origins.py): no second table, and
+        # only its watch code: the origin travels with every copy, the join code only with the players.
+        return jsonify({"id": table.id, "read_token": table.read_token, "watch_url": watch_url(table),
+                        "seq": table.head_seq, "state": service.state_json(table), "imported_before": True}), 200
     return jsonify({**_codes_json(table), "owner_token": table.owner_token, "seq": table.head_seq,
                     "state": service.state_json(table)}), 201
 

@@ -109,9 +109,10 @@ def document() -> dict[str, Any]:
                 "properties": {"seq": {"type": "integer"}, "state": state,
                                "events_scored": {"type": "array", "items": {"$ref": "#/components/schemas/Scored"}}}}
     created_links = {"201": {**_ok(201, created)["201"], "links": TABLE_LINKS}}
-    # An export whose origin made a table already (a phone's copy, issue 39): that table, no owner token.
-    imported_before = {**created, "required": [k for k in created.get("required", []) if k != "owner_token"],
-                       "properties": {**{k: v for k, v in created.get("properties", {}).items() if k != "owner_token"},
+    # An export whose origin made a table already (a phone's copy, issue 39): that table, its watch code only.
+    later = {"owner_token", "write_token", "join_url"}
+    imported_before = {**created, "required": [k for k in created.get("required", []) if k not in later],
+                       "properties": {**{k: v for k, v in created.get("properties", {}).items() if k not in later},
                                       "imported_before": {"const": True}}}
     opened_links = {"201": {**_ok(201, created)["201"], "links": {**TABLE_LINKS, "KeepInCircle": KEEP_IN_CIRCLE}}}
     body = {"required": True, "content": {"application/json": {

@@ -38,7 +38,9 @@ def test_two_phones_copies_make_one_table_and_the_longer_brings_it_up(api: Api, 
     again = client.post("/api/v1/tables/import", json=older)
     assert again.status_code == 200, again.json
     assert again.json["id"] == first.json["id"] and again.json["imported_before"] is True
-    assert "owner_token" not in again.json  # the owner is the phone that put it there
+    # The origin travels with every copy (a guest's, a downloaded file): a later one gets the watch code only.
+    assert not {"owner_token", "write_token", "join_url"} & set(again.json), again.json
+    assert again.json["read_token"] == first.json["read_token"] and again.json["watch_url"] == first.json["watch_url"]
     longer = client.post("/api/v1/tables/import", json=log)
     assert longer.status_code == 200 and longer.json["id"] == first.json["id"]
     assert longer.json["seq"] == 3 and longer.json["state"]["scores"] == [14, 7]
@@ -64,3 +66,20 @@ def test_an_export_without_an_origin_makes_a_new_table_each_time(api: Api, clien
     del log["origin"]
     ids = {client.post("/api/v1/tables/import", json=log).json["id"] for _ in range(2)}
     assert len(ids) == 2
+
+
+def test_after_new_codes_a_copy_is_no_way_back_in(api: Api, client, app) -> None:
+    """The owner made new codes to shut a phone out: the copy that phone kept opens nothing,
+    appends nothing, and learns none of the new codes."""
+    log = a_phone_log(api, 5, 7, 9)
+    first = client.post("/api/v1/tables/import", json={**log, "events": log["events"][:2]})
+    renewed = client.post(f"/api/v1/tables/{first.json['id']}/codes",
+                          headers={"Authorization": f"Bearer {first.json['owner_token']}"})
+    assert renewed.status_code == 200, renewed.json
+    refused = client.post("/api/v1/tables/import", json=log)
+    assert refused.status_code == 403 and error_of(refused)["code"] == "forbidden", refused.json
+    assert renewed.json["write_token"] not in refused.get_data(as_text=True)
+    assert renewed.json["read_token"] not in refused.get_data(as_text=True)
+    seen = client.get(f"/api/v1/tables/{first.json['id']}", headers={"Authorization": f"Bearer {renewed.json['read_token']}"})
+    assert seen.json["seq"] == 2
+    assert tables(app) == 1
