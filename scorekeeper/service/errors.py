@@ -49,6 +49,7 @@ ENGINE_SLIPS = (TypeError, KeyError, IndexError, AttributeError, ValueError, Rec
 TABLE_GAME_RULE = "TABLE-EVENT-1"  # this table's game and mode take no such event
 TABLE_POSITION_RULE = "TABLE-EVENT-2"  # the position needs another field or value than the event holds
 TABLE_NAMES_RULE = "TABLE-NAMES-1"  # players' names equal once case and invisible characters are ignored
+CIRCLE_TABLE_RULE = "CIRCLE-TABLE-1"  # the table a circle is asked to keep is not there
 
 
 def _any_pack_reads(text: str) -> bool:

@@ -167,6 +167,10 @@ def _check_export(data: dict[str, Any]) -> None:
     if data.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
         raise TableError(400, "bad_request", tr("an import must be an export in the format %(format)s, not %(given)s",
                                                 format=repr(EXPORT_FORMAT), given=repr(data.get("format"))))
+    if "origin" in data and origins.origin_of(data) is None:
+        # A phone's export names its table so (service/origins.py); anything else there fits no document.
+        raise TableError(400, "bad_request", tr("'origin' must be a table's origin as a phone exports it, not %(given)s",
+                                                given=repr(data["origin"])[:80]))
     game, events = data.get("game"), data.get("events")
     if not isinstance(game, str) or not isinstance(events, list):
         return

@@ -13,6 +13,7 @@ from scorekeeper.localize import tr
 from scorekeeper.models import Circle
 from scorekeeper.service import TableError
 from scorekeeper.service import circles as circles_service
+from scorekeeper.service.errors import CIRCLE_TABLE_RULE
 from scorekeeper.service.standings import circle_view, parse_season
 from scorekeeper.web.links import base_url
 
@@ -138,7 +139,15 @@ def add_table(circle_id: str) -> tuple[Response, int]:
     table_id, token = body.get("table_id"), body.get("token")
     if not isinstance(table_id, str) or not isinstance(token, str):
         raise TableError(400, "bad_request", tr("send the table's id as 'table_id' and its write token as 'token'"))
-    table = service.get_table(table_id)  # 404 when there is none, as for a circle that is not there
+    try:
+        table = service.get_table(table_id)
+    except TableError as exc:
+        if exc.status != 404:
+            raise
+        # The call's address names the circle, which is there: a 404 would say it is not (and a
+        # client following the link from the new circle would take it for gone).
+        raise TableError(422, "unknown_table", tr("there is no table %(table)s", table=repr(table_id)),
+                         CIRCLE_TABLE_RULE) from exc
     if service.capability(table, token) != "write":
         raise TableError(403, "forbidden", tr("'token' must be the table's write token"))
     added = circles_service.add_table(circle, table, flag(body, "add_members"))

@@ -115,8 +115,8 @@ def circle_paths() -> JSON:
             "operationId": "addCircleTable", "parameters": [CIRCLE_ID], "security": BEARER,
             "requestBody": _body("AddCircleTable"),
             "description": "Keep an existing table in the circle (circle's write token as bearer, the table's write "
-                           "token in the body). 201 added, 200 already in it; 409 `in_another_circle`; 404 `not_found` "
-                           "when there is no such table; 422 `not_members` naming the players who are not members unless `add_members` is true.",
+                           "token in the body). 201 added, 200 already in it; 409 `in_another_circle`; 422 `unknown_table` "
+                           "(CIRCLE-TABLE-1) when there is no such table (404 is for the circle); 422 `not_members` naming the players who are not members unless `add_members` is true.",
             "responses": {**_ok(201, _ref("CircleTableAdded")), **_ok(200, _ref("CircleTableAdded")),
                           **_errors(400, 401, 403, 404, 409, 422)}}},
         "/api/v1/circles/{circle_id}/export": {"get": {

@@ -26,10 +26,23 @@ def postgres_available() -> bool:
     return bool(list(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))) or shutil.which("pg_ctl") is not None
 
 
+def socket_dir() -> str:
+    """Where the throwaway PostgreSQL puts its socket: a folder of its own that the server's user
+    may write (tests/pg_ctl_as_postgres.sh runs it as `postgres` when the tests run as root), not
+    the temp dir itself, which a TMPDIR of root's own (755) is not: both workers' servers then
+    failed to start, and 247 tests errored."""
+    import tempfile
+
+    path = Path(tempfile.gettempdir()) / "scorekeeper-pg-sockets"
+    path.mkdir(exist_ok=True)
+    path.chmod(0o1777)  # sticky, like /tmp: each server its own socket and lock files, by port
+    return str(path)
+
+
 try:
     from pytest_postgresql import factories
 
-    postgresql_proc = factories.postgresql_proc(executable=PG_CTL, port=None)
+    postgresql_proc = factories.postgresql_proc(executable=PG_CTL, port=None, unixsocketdir=socket_dir())
     postgresql = factories.postgresql("postgresql_proc")
 except ImportError:  # pragma: no cover - the test extra installs it
     factories = None

@@ -83,3 +83,15 @@ def test_after_new_codes_a_copy_is_no_way_back_in(api: Api, client, app) -> None
     seen = client.get(f"/api/v1/tables/{first.json['id']}", headers={"Authorization": f"Bearer {renewed.json['read_token']}"})
     assert seen.json["seq"] == 2
     assert tables(app) == 1
+
+
+def test_an_origin_that_is_no_phones_fits_no_document_and_makes_nothing(api: Api, client, app) -> None:
+    """The fuzzer's find: ``"origin": {}`` was read as no origin, and the import made a table."""
+    log = a_phone_log(api, 5)
+    for origin in ({}, [], 7, "short", "x" * 65, "bad origin with spaces!!"):
+        refused = client.post("/api/v1/tables/import", json={**log, "origin": origin})
+        assert refused.status_code == 400 and error_of(refused)["code"] == "bad_request", (origin, refused.json)
+        circle = client.post("/api/v1/circles/import", json={"format": "scorekeeper-circle/1", "name": "c",
+                                                              "members": [], "tables": [{**log, "origin": origin}]})
+        assert circle.status_code == 400, (origin, circle.json)
+    assert tables(app) == 0
