@@ -23,7 +23,26 @@ settings.load_profile(PROFILE)
 CHECK_EXAMPLES = 15
 
 
+# The longest files first (each took a minute or more of a worker in a run): xdist hands tests out
+# in collection order, and one of these started last kept one core busy minutes after the other
+# had finished. The many short tests then fill in. Every worker collects the same order.
+SLOW_FIRST = [
+    "browser/test_every_page_fits.py", "browser/test_first_screen.py", "browser/test_hut_copy.py",
+    "browser/test_hut_scan.py", "browser/test_hut.py", "browser/test_offline_games.py",
+    "browser/test_offline_start.py", "browser/test_offline_table.py", "browser/test_reconnect.py",
+    "web/test_openapi_fuzz.py", "test_packaging.py", "web/test_fuzz.py", "engine/test_kasino_playouts.py",
+    "engine/test_muggins_playouts.py", "engine/test_mulle_playout.py", "web/test_circles.py",
+    "engine/test_review.py", "web/test_streams_at_scale.py", "web/test_production.py",
+]
+
+
+def _slowness(item: pytest.Item) -> int:
+    path = item.nodeid.split("::")[0].removeprefix("tests/")
+    return SLOW_FIRST.index(path) if path in SLOW_FIRST else len(SLOW_FIRST)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=_slowness)  # stable: the rest keep their order
     # A test's own @settings(max_examples=150) outranks any profile: under `check` it is cut to
     # the profile's count too, or the loop would spend most of its time on a few properties.
     if PROFILE != "check":
