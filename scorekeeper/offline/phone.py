@@ -615,7 +615,7 @@ def handle(method: str, path: str, query: str, headers: Any, body: Any,
 
     client = _state["client"]
     environ = None
-    if guest is not None or table is not None:
+    if isinstance(guest, str) or isinstance(table, str):  # JavaScript's null is not None under Pyodide
         if not guests.valid(guest, table):
             return 400, [["Content-Type", "text/plain"]], b"not a guest of a table", ""
         client = _state["guest_client"]
