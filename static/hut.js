@@ -14,7 +14,12 @@
 // Nothing lost: the host sends each guest the table's log (its export, as the server's import
 // takes it) and every acknowledged move after it; the guest keeps it in IndexedDB of its own
 // ("scorekeeper-hut", written here: its own phone app is not started while it relays). A guest
-// that paired again says how far its copy goes and is sent the rest. With the host gone, a guest
+// that paired again says how far its copy goes and is sent the rest.
+//
+// Each guest is a phone of its own at the table: the host's page names it on every request it
+// relays (X-Hut-Guest, bound to its channel when it pairs; the guest's own secret id, kept in its
+// localStorage, so a guest that pairs again is the same phone), and the host's app answers with
+// that guest's session — its own seat, its moves entered by it (offline/guests.py). With the host gone, a guest
 // with the copy keeps the table itself ("Keep this table here"): its own app imports the copy
 // under the same table id, and the others pair with it.
 (function () {
@@ -35,6 +40,8 @@
     for (var i = 0; i < s.length; i++) out.push(s.charCodeAt(i));
     return out;
   }
+  function newId() { return b64(Array.prototype.slice.call(crypto.getRandomValues(new Uint8Array(16)))); }
+  var ID = /^[A-Za-z0-9_-]{16,64}$/;
   function hex2(b) { return (b < 16 ? "0" : "") + b.toString(16).toUpperCase(); }
 
   // VERSION~kind~table~ufrag~pwd~fingerprint~candidates — kind "O" (offer) or "A" (answer); each
@@ -223,6 +230,12 @@
         window.dispatchEvent(new Event("online"));
         return;
       }
+      if (event.data.hut === "seats") {
+        // Someone took or left a seat: the sheet is redrawn, and with it who sits where.
+        var sheet = document.getElementById("sheet");
+        if (sheet && window.htmx && !sheet.classList.contains("htmx-request")) window.htmx.trigger(sheet, "refresh");
+        return;
+      }
       if (event.data.hut !== "moved") return;
       if (typeof event.data.seq === "number" && event.data.seq > newest) newest = event.data.seq;
       hut.stats.told.push(event.data.seq);
@@ -285,11 +298,44 @@
     g.has = { seq: last ? last.seq : 0, at: last ? last.at : null, sent: true };
   }
 
-  // A guest's request, answered by this phone's own app (the service worker, as for its own pages).
-  function answer(channel, request) {
-    var init = { method: request.method, headers: request.headers, credentials: "same-origin" };
+  function reseat() {
+    guests.forEach(function (g) { if (g.channel.readyState === "open") send(g.channel, { t: "seats" }); });
+    tellFrame({ hut: "seats" });
+  }
+
+  // The worker answers a request naming a guest only from the page that said it shares the table:
+  // said before each request (a worker stopped while idle forgets it).
+  function hosting() {
+    return new Promise(function (resolve) {
+      if (!navigator.serviceWorker || !navigator.serviceWorker.controller) { resolve(); return; }
+      tellWorker({ hut: "host", table: hostTable }, resolve);
+      setTimeout(resolve, 2000);
+    });
+  }
+
+  // What a guest may send of a request's headers: what a page's htmx and forms send (the guest's
+  // worker sends no more; a guest's page could). Its name is this page's to give, never its own.
+  var GUEST_HEADERS = ["accept", "accept-language", "content-type", "hx-request", "hx-target", "hx-trigger",
+                       "hx-trigger-name", "hx-current-url", "hx-boosted"];
+
+  // A guest's request, answered by this phone's own app (the service worker, as for its own
+  // pages) with that guest's session, and only at the table this page shares.
+  function answer(g, request) {
+    var channel = g.channel;
+    var refuse = function (status) { send(channel, { t: "res", id: request.id, status: status, headers: [["content-type", "text/plain"]], body: "" }); };
+    var target;
+    try { target = new URL(String(request.path) + String(request.search || ""), location.origin); } catch (e) { refuse(400); return; }
+    var mine = "/phone/t/" + hostTable;
+    if (target.origin !== location.origin || (target.pathname !== mine && target.pathname.indexOf(mine + "/") !== 0)) { refuse(403); return; }
+    var headers = {};
+    Object.keys(request.headers || {}).forEach(function (k) {
+      var v = request.headers[k];
+      if (GUEST_HEADERS.indexOf(k.toLowerCase()) >= 0 && typeof v === "string") headers[k.toLowerCase()] = v;
+    });
+    headers["x-hut-guest"] = g.guest;
+    var init = { method: request.method, headers: headers, credentials: "same-origin" };
     if (request.body !== null && request.method !== "GET" && request.method !== "HEAD") init.body = request.body;
-    fetch(request.path + (request.search || ""), init).then(function (response) {
+    hosting().then(function () { return fetch(target.pathname + target.search, init); }).then(function (response) {
       return response.text().then(function (body) {
         var headers = [];
         response.headers.forEach(function (v, k) { if (!/^(content-length|content-encoding|transfer-encoding)$/.test(k)) headers.push([k, v]); });
@@ -298,6 +344,7 @@
         send(channel, reply);
         var seq = body.match(/id="sheet" class="sheet" data-seq="(\d+)"/);
         if (request.method !== "GET" && response.ok && seq) broadcast(Number(seq[1]));
+        if (request.method === "POST" && response.ok && /\/seat$/.test(target.pathname)) reseat();
       });
     }).catch(function (error) {
       send(channel, { t: "res", id: request.id, status: 503, headers: [["content-type", "text/plain"]], body: String(error) });
@@ -308,11 +355,19 @@
     var table = box.dataset.table;
     var pc = new RTCPeerConnection({ iceServers: [] });
     var channel = pc.createDataChannel("hut", { ordered: true });
-    var pending = { pc: pc, channel: channel, answered: 0 };
+    // The guest's name at this phone's app: its own id once it says it (a guest that pairs again
+    // is the same phone, in the same seat); until then, this channel's.
+    var pending = { pc: pc, channel: channel, answered: 0, guest: newId() };
     box.pending = pending;
     channel.onmessage = receiver(function (message) {
-      if (message.t === "req") answer(channel, message);
+      if (message.t === "req") answer(pending, message);
       else if (message.t === "have") {
+        if (!pending.named) {
+          pending.named = true;
+          if (typeof message.guest === "string" && ID.test(message.guest)) pending.guest = message.guest;
+          // The same phone paired again while its old channel lingers: that one is gone.
+          guests.forEach(function (g) { if (g !== pending && g.guest === pending.guest) { g.channel.close(); g.pc.close(); } });
+        }
         pending.has = { seq: Number(message.seq) || 0, at: message.at || null };
         shareLog();
       }
@@ -404,6 +459,18 @@
     }).catch(function (error) { console.warn("hut: the copy was not kept", error); });
   }
 
+  // This phone's id as a guest: made once, kept, and told only to the table's phone it pairs with
+  // (it stands for this phone's seat there).
+  function myId() {
+    var id = null;
+    try { id = localStorage.getItem("scorekeeper-hut-guest"); } catch (e) { id = null; }
+    if (!id || !ID.test(id)) {
+      id = newId();
+      try { localStorage.setItem("scorekeeper-hut-guest", id); } catch (e) { /* this pairing's only */ }
+    }
+    return id;
+  }
+
   function tellWorker(message, then) {
     var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (!worker) return;
@@ -433,6 +500,8 @@
         } else if (message.t === "moved") {
           hut.stats.told.push(message.seq);
           tellFrame({ hut: "moved", seq: message.seq });
+        } else if (message.t === "seats") {
+          tellFrame({ hut: "seats" });
         } else if (message.t === "log" && message.table === got.table) {
           keepLog(message, box);
         }
@@ -443,10 +512,11 @@
         say(box, "joined");
         box.dataset.table = got.table;
         // How far this phone's copy goes: the host sends the rest.
+        // And which phone this is (the host answers it with this phone's own session and seat).
         copyOf(got.table).then(function (copy) {
           var last = copy && lastOf(copy.log);
-          send(channel, { t: "have", seq: last ? last.seq : 0, at: last ? last.at : null });
-        }, function () { send(channel, { t: "have", seq: 0, at: null }); });
+          send(channel, { t: "have", seq: last ? last.seq : 0, at: last ? last.at : null, guest: myId() });
+        }, function () { send(channel, { t: "have", seq: 0, at: null, guest: myId() }); });
         // The service worker relays the table's requests to this page from now on.
         relaying = got.table;
         tellWorker({ hut: "relay", table: got.table }, function () {

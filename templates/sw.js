@@ -47,6 +47,11 @@ self.addEventListener("message", (event) => {
     if (event.ports[0]) event.ports[0].postMessage(true);
     return;
   }
+  if (event.data && event.data.hut === "host" && event.source) {
+    hosting.set(event.source.id, event.data.table);  // the page that keeps this phone's table's guests
+    if (event.ports[0]) event.ports[0].postMessage(true);
+    return;
+  }
   if (event.data && event.data.hut === "unrelay") {
     relays.delete(event.data.table);  // this phone keeps the table now ("Keep this table here")
     if (event.ports[0]) event.ports[0].postMessage(true);
@@ -73,7 +78,8 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (PHONE_FILES.length && (url.pathname === PHONE || url.pathname.startsWith(PHONE + "/"))) {
     const relayed = url.pathname.match(/^\/phone\/t\/([^/]+)/);
-    if (relayed && relays.has(relayed[1])) event.respondWith(relay(request, url, relays.get(relayed[1])));
+    if (request.headers.has(GUEST)) event.respondWith(forGuest(event, request, url, relayed && relayed[1]));
+    else if (relayed && relays.has(relayed[1])) event.respondWith(relay(request, url, relays.get(relayed[1])));
     else event.respondWith(phone(request, url));
     return;
   }
@@ -140,6 +146,19 @@ async function relay(request, url, clientId) {
   if (!got) return gone(504);
   if (got.redirect) return Response.redirect(new URL(got.redirect, url).href, 303);
   return new Response([204, 304].includes(got.status) ? null : got.body, { status: got.status, headers: got.headers });
+}
+
+// A guest's request, relayed by the page that keeps the table's connections (static/hut.js): it
+// names the guest, and the app answers with that guest's own session, at that table only
+// (offline/guests.py). Taken only from the page that said it hosts this table: any other request
+// naming a guest is refused, never answered with this phone's own session.
+const GUEST = "x-hut-guest";
+const hosting = new Map();  // client id of a host's page -> the table it shares
+
+function forGuest(event, request, url, table) {
+  const shared = hosting.get(event.clientId);
+  if (!shared || shared !== table) return new Response("Not a table this page shares.", { status: 403, headers: { "Content-Type": "text/plain" } });
+  return phone(request, url, { id: request.headers.get(GUEST), table });
 }
 
 // --- Tables kept on this phone ---
@@ -210,7 +229,8 @@ async function boot() {
   stage("read");
   watchWrites(py);
   const entry = py.pyimport("scorekeeper.offline.phone");
-  entry.open_phone(saved ? saved.db : null, saved ? saved.cookie : null, self.location.host, Boolean(saved && saved.chunked));
+  entry.open_phone(saved ? saved.db : null, saved ? saved.cookie : null, self.location.host, Boolean(saved && saved.chunked),
+                   (saved && saved.guests) || null);
   stage("ready");
   return { py, entry };
 }
@@ -445,14 +465,14 @@ function serially(work) {
   return done;
 }
 
-async function phone(request, url) {
+async function phone(request, url, guest = null) {
   const got = performance.now();
   const path = url.pathname.slice(PHONE.length) || "/";
   if (path.startsWith("/static/")) return staticFile(new Request(url.origin + path + url.search));
   if (path.endsWith("/stream")) return new Response(null, { status: 204 }); // nobody else to hear from
   const body = ["GET", "HEAD"].includes(request.method) ? null : new Uint8Array(await request.arrayBuffer());
   const headers = {};
-  request.headers.forEach((value, key) => { headers[key] = value; });
+  request.headers.forEach((value, key) => { if (key !== GUEST) headers[key] = value; });
   const moving = path.match(/^\/t\/([^/]+)\/to-server$/);
   let loaded;
   try {
@@ -468,15 +488,16 @@ async function phone(request, url) {
     // Each is worked out against the copy the store was last confirmed to hold (entry.stored()),
     // so the last one to land holds the whole state even if one before it failed.
     let kept = null;
-    const keep = (pieces, size, cookie) => {
+    const keep = (pieces, size, cookie, guests) => {
       if (kept) kept.catch(() => undefined);
       try {
-        kept = put(pieces, size, cookie);
+        kept = put(pieces, size, cookie, guests);
       } catch (error) {  // never thrown into the app mid-request: the answer waits for it below
         kept = Promise.reject(error);
       }
     };
-    const answer = loaded.entry.handle(request.method, path, url.search.slice(1), loaded.py.toPy(headers), body, keep);
+    const answer = loaded.entry.handle(request.method, path, url.search.slice(1), loaded.py.toPy(headers), body, keep,
+                                       guest ? guest.id : null, guest ? guest.table : null);
     const [status, pairs, data, changed] = answer.toJs();
     answer.destroy();
     const t1 = performance.now();
@@ -536,8 +557,8 @@ async function putOnServer(loaded, tableId, headers) {
 // --- The phone's store: the database in pieces, written in one transaction per change ---
 
 // The database is kept in records of CHUNK bytes (phone.CHUNK), keyed ["db", number], and a head
-// record "tables" with its size and the session cookie. A change writes the pieces it changed and
-// the head in one strict transaction: a crash leaves the copy before or the copy after, never
+// record "tables" with its size and the session cookies (the phone's, and the hut guests' as JSON).
+// A change writes the pieces it changed and the head in one strict transaction: a crash leaves the copy before or the copy after, never
 // half of either, and the page hears of a move only once it is on disk. An older build kept the
 // whole database in the head ({ db, cookie }); that is read as it is and replaced at the first change.
 const CHUNK = {{ chunk }};
@@ -580,7 +601,7 @@ function whole(head, keys, pieces) {
   });
   // A missing piece leaves zeros: SQLite then finds the copy damaged and the phone keeps its bytes
   // whole (offline/carry.py); the next change writes every piece again.
-  return { db, cookie: head.cookie, chunked: found === Math.ceil(head.size / CHUNK) };
+  return { db, cookie: head.cookie, guests: head.guests || null, chunked: found === Math.ceil(head.size / CHUNK) };
 }
 
 // What changed written (or the write handed over mid-request, ``kept``), then the app told: it works
@@ -591,9 +612,9 @@ async function store(entry, kept = null) {
     if (kept) await kept;
     else {
       const changes = entry.changes();
-      const [pieces, size, cookie] = changes.toJs();
+      const [pieces, size, cookie, guests] = changes.toJs();
       changes.destroy();
-      await put(pieces, size, cookie);
+      await put(pieces, size, cookie, guests);
     }
   } catch (error) {
     entry.unstored();
@@ -604,12 +625,12 @@ async function store(entry, kept = null) {
 
 // Not async: called from Python mid-request (handle's keep), the transaction must begin before
 // the call returns — an await would put it off until the app is done.
-function put(pieces, size, cookie) {
-  return openedHandle ? putIn(openedHandle, pieces, size, cookie)
-    : database().then((handle) => putIn(handle, pieces, size, cookie));
+function put(pieces, size, cookie, guests) {
+  return openedHandle ? putIn(openedHandle, pieces, size, cookie, guests)
+    : database().then((handle) => putIn(handle, pieces, size, cookie, guests));
 }
 
-function putIn(handle, pieces, size, cookie) {
+function putIn(handle, pieces, size, cookie, guests) {
   return new Promise((resolve, reject) => {
     const tx = handle.transaction("store", "readwrite", { durability: "strict" });
     const store = tx.objectStore("store");
@@ -618,7 +639,7 @@ function putIn(handle, pieces, size, cookie) {
       store.put(piece.byteLength === piece.buffer.byteLength ? piece : piece.slice(), ["db", number]);
     }
     store.delete(PIECES(Math.ceil(size / CHUNK)));  // a database that shrank leaves none behind
-    store.put({ size, cookie, at: Date.now() }, "tables");
+    store.put({ size, cookie, guests, at: Date.now() }, "tables");
     tx.oncomplete = resolve;
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error);

@@ -4,7 +4,8 @@ The whole Flask app runs here — the same views, templates, service and engine 
 on a SQLite database in a file of the phone's memory (Emscripten's file system). The database is
 the table's store: after every request that may have changed it, the service worker writes what
 changed (``changes()``: the database's pieces SQLite wrote since the stored copy — the worker
-watches the file's writes — and the phone's session cookie) to IndexedDB in one transaction
+watches the file's writes — and the session cookies: the phone's own and each hut guest's,
+``offline/guests.py``) to IndexedDB in one transaction
 before the page sees the answer, so a crash loses at most the move being written. A move's write
 is handed to the worker as soon as it is committed (``handle``'s ``keep``), so IndexedDB stores it
 while the sheet is drawn. On
@@ -39,7 +40,7 @@ def prepare() -> None:
     from scorekeeper import create_app, service
     from scorekeeper import phone_marks as marks
     from scorekeeper.extensions import db
-    from scorekeeper.offline import carry
+    from scorekeeper.offline import carry, guests
     from scorekeeper.web import views
 
     app = create_app({
@@ -55,6 +56,7 @@ def prepare() -> None:
         "SQLALCHEMY_ENGINE_OPTIONS": {"creator": _connect},
     })
     _phone_pages(app)
+    guests.admit(app)
     with app.app_context():
         event.listen(db.engine.pool, "checkin", _checked_in)
         db.create_all()
@@ -172,15 +174,16 @@ def _translations_once_a_request(app: Any) -> None:
                                  npgettext=npgettext)
 
 
-def open_phone(database: Any, cookie: Any, host: str, chunked: bool = False) -> None:
+def open_phone(database: Any, cookie: Any, host: str, chunked: bool = False, guest_cookies: Any = None) -> None:
     """Start the app on the last snapshot (IndexedDB's Uint8Array and cookie, or nulls).
     ``chunked``: the store holds it in pieces (``CHUNK``), so a change rewrites only the pieces it
-    changed; an older build's single record (or none) is written whole at the first change."""
+    changed; an older build's single record (or none) is written whole at the first change.
+    ``guest_cookies``: the hut's guests' session cookies as stored (``guests.saved``), or null."""
     import random
 
     from scorekeeper import phone_marks as marks
     from scorekeeper.extensions import db
-    from scorekeeper.offline import carry
+    from scorekeeper.offline import carry, guests
 
     if hasattr(database, "to_bytes"):
         database = database.to_bytes()
@@ -215,7 +218,8 @@ def open_phone(database: Any, cookie: Any, host: str, chunked: bool = False) -> 
     client = app.test_client()
     if cookie:
         client.set_cookie("session", cookie, domain=host.split(":")[0])
-    _state.update(app=app, client=client, host=host)
+    _state.update(app=app, client=client, host=host, guest_client=app.test_client(),
+                  guests=guests.loaded(guest_cookies))
 
 
 # SQLite's file header: its first 16 bytes, and where it keeps PRAGMA user_version (the schema mark).
@@ -504,8 +508,8 @@ def _checked_in(connection: Any, _record: Any) -> None:
     _state["changes"] = changes
     keep = _state.get("keep")
     if keep is not None:
-        pieces, size, cookie = _changes_since_stored(connection)
-        keep(_to_js(pieces), size, cookie)
+        pieces, size, (cookie, guest_cookies) = _changes_since_stored(connection)
+        keep(_to_js(pieces), size, cookie, guest_cookies)
 
 
 def changed_chunks(data: bytes, base: bytes | None, also: frozenset[int] = frozenset()) -> list[tuple[int, bytes]]:
@@ -515,16 +519,16 @@ def changed_chunks(data: bytes, base: bytes | None, also: frozenset[int] = froze
             if base is None or i // CHUNK in also or data[i:i + CHUNK] != base[i:i + CHUNK]]
 
 
-def _changes_since_stored(connection: Any) -> tuple[list[tuple[int, bytes]], int, str]:
-    """What the store needs to hold this database and cookie: the pieces that differ from the copy
+def _changes_since_stored(connection: Any) -> tuple[list[tuple[int, bytes]], int, tuple[str, str]]:
+    """What the store needs to hold this database and the cookies (``_cookies``): the pieces that differ from the copy
     it was last confirmed to hold (``_state["base"]``, by ``stored()``), the database's size, the
-    cookie. Every write until the next confirmation is worked out against that same copy and
+    cookies. Every write until the next confirmation is worked out against that same copy and
     rewrites every piece a write since then was given (``_state["handed"]``: a piece changed by
     one write and changed back by the next is rewritten too), so whichever of them lands last,
     the store holds one whole database — also if one before it failed."""
     import os
 
-    cookie = _cookie(_state["client"])
+    cookie = _cookies()
     base = _state.get("base")
     handed: set[int] = _state.setdefault("handed", set())
     changes = connection.total_changes
@@ -597,34 +601,52 @@ def _to_js(pieces: list[tuple[int, bytes]]) -> Any:
 
 
 def handle(method: str, path: str, query: str, headers: Any, body: Any,
-           keep: Any = None) -> tuple[int, list[list[str]], bytes, str]:
+           keep: Any = None, guest: Any = None, table: Any = None) -> tuple[int, list[list[str]], bytes, str]:
     """One request of the page, ``path`` without the ``/phone`` prefix. The last value says what
     the phone's store needs before the page sees the answer: "" nothing, "store" the
-    ``changes()``, "kept" nothing more than what was handed to ``keep(pieces, size, cookie)``
-    during the request (called after each committed write) — the state after the request. Once
-    the store holds it, the worker calls ``stored()`` (``unstored()`` if it failed)."""
+    ``changes()``, "kept" nothing more than what was handed to ``keep(pieces, size, cookie,
+    guest_cookies)`` during the request (called after each committed write) — the state after the
+    request. Once the store holds it, the worker calls ``stored()`` (``unstored()`` if it failed).
+
+    ``guest``, ``table``: a hut guest's request, relayed by the host's page (the worker read the
+    guest's id from it), answered with that guest's own session and only at ``table``
+    (``offline/guests.py``)."""
+    from scorekeeper.offline import guests
+
     client = _state["client"]
+    environ = None
+    if isinstance(guest, str) or isinstance(table, str):  # JavaScript's null is not None under Pyodide
+        if not guests.valid(guest, table):
+            return 400, [["Content-Type", "text/plain"]], b"not a guest of a table", ""
+        client = _state["guest_client"]
+        domain = _state["host"].split(":")[0]
+        client.delete_cookie("session", domain=domain)
+        if _state["guests"].get(guest):
+            client.set_cookie("session", _state["guests"][guest], domain=domain)
+        environ = {guests.TABLE_KEY: table}
     if hasattr(body, "to_bytes"):
         body = body.to_bytes()  # a JavaScript Uint8Array, as the service worker read it
     elif not isinstance(body, bytes):
         body = None  # JavaScript's null
     if not isinstance(headers, dict):
         headers = headers.to_py()
-    sent = {k: v for k, v in dict(headers).items() if k.lower() not in {"cookie", "accept-encoding", "host"}}
-    cookie_before = _cookie(client)
+    sent = {k: v for k, v in dict(headers).items() if k.lower() not in {"cookie", "accept-encoding", "host", "x-hut-guest"}}
+    cookies_before = _cookies()
     _state.update(keep=keep, kept=None)
     try:
         response = client.open(path, method=method, query_string=query, headers=sent, data=body or b"",
-                               base_url=f"http://{_state['host']}{PREFIX}/")
+                               base_url=f"http://{_state['host']}{PREFIX}/", environ_base=environ or {})
         data = response.get_data()
     finally:
         _state["keep"] = None
+        if environ is not None:
+            guests.remember(_state["guests"], guest, _cookie(client))
     kept = _state.get("kept") if keep is not None else None
     store = ""
-    if method not in ("GET", "HEAD") or _cookie(client) != cookie_before:
-        # What was handed over last still holds if SQLite has changed no row since and the cookie
-        # is the same (a refusal after a write, a new table's cookie: the store is asked again).
-        store = "kept" if kept is not None and kept[1:3] == (_database().total_changes, _cookie(client)) else "store"
+    if method not in ("GET", "HEAD") or _cookies() != cookies_before:
+        # What was handed over last still holds if SQLite has changed no row since and the cookies
+        # are the same (a refusal after a write, a new table's cookie: the store is asked again).
+        store = "kept" if kept is not None and kept[1:3] == (_database().total_changes, _cookies()) else "store"
     return (response.status_code, [[k, v] for k, v in response.headers.items() if k.lower() != "set-cookie"],
             data, store)
 
@@ -632,6 +654,13 @@ def handle(method: str, path: str, query: str, headers: Any, body: Any,
 def _cookie(client: Any) -> str:
     cookie = client.get_cookie("session", domain=_state["host"].split(":")[0])
     return cookie.value if cookie else ""
+
+
+def _cookies() -> tuple[str, str]:
+    """What the store keeps of the sessions: the phone's own cookie, and the hut guests' (JSON)."""
+    from scorekeeper.offline import guests
+
+    return _cookie(_state["client"]), guests.saved(_state.get("guests") or {})
 
 
 def _database() -> Any:
@@ -642,11 +671,12 @@ def _database() -> Any:
         return db.engine.raw_connection().driver_connection
 
 
-def changes() -> tuple[Any, int, str]:
+def changes() -> tuple[Any, int, str, str]:
     """What the store needs after a request that ``handle`` said to "store": the database's
-    pieces that differ from what the store holds, its size and the cookie."""
-    pieces, size, cookie = _changes_since_stored(_database())
-    return _to_js(pieces), size, cookie
+    pieces that differ from what the store holds, its size, the phone's cookie and the hut
+    guests' cookies."""
+    pieces, size, (cookie, guest_cookies) = _changes_since_stored(_database())
+    return _to_js(pieces), size, cookie, guest_cookies
 
 
 def snapshot() -> tuple[bytes, str]:

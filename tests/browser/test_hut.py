@@ -109,6 +109,7 @@ def test_three_phones_play_one_sheet_with_no_server(browser: Browser, playwright
     host.locator("input[name=game][value=mulle]").check()
     host.locator("#player0").fill("Anna")
     host.locator("#player1").fill("Bo")
+    host.locator("#my-seat").select_option("watch")  # the phone that keeps the table only keeps score
     host.locator("input[name='where'][value='phone']").check()
     host.get_by_role("button", name="Open the table").click(no_wait_after=True)
     host.wait_for_url("**/phone/t/*", timeout=START)
@@ -126,7 +127,10 @@ def test_three_phones_play_one_sheet_with_no_server(browser: Browser, playwright
         expect(frame.get_by_label("Dealer")).to_be_visible()
         assert frame.locator("a[href*='/history']").first.get_attribute("href") == f"/phone/t/{table}/history"
 
-    # Anna's phone deals (a whole form posted and redirected, relayed) and trails.
+    # Anna's phone takes her seat (each phone holds its own: test_hut_seats.py), deals (a whole form
+    # posted and redirected, relayed) and trails. Bo's phone keeps score without a seat.
+    on_anna.locator(".seats").get_by_role("button", name="Anna", exact=True).click()
+    expect(on_anna.locator(".table-head .meta")).to_contain_text("You are Anna")
     on_anna.get_by_label("Dealer").select_option("1")
     for code in ("5D", "9C", "4H", "AS"):
         on_anna.locator(f"form.deal [data-rank='{code[:-1]}']").first.click()

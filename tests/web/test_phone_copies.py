@@ -460,7 +460,7 @@ class Store:
         self.writes: list[int] = []  # how many pieces each write held
         self.lose = 0
 
-    def put(self, pieces: list[tuple[int, bytes]], size: int, cookie: str) -> None:
+    def put(self, pieces: list[tuple[int, bytes]], size: int, cookie: str, guest_cookies: str = "") -> None:
         if self.lose:
             self.lose -= 1
             return
@@ -621,8 +621,8 @@ def test_whichever_write_lands_the_store_holds_a_whole_database(on_phone: Any, m
     # next write puts back the pieces the landed one changed.
     undo = {"expected_seq": "2"}
 
-    def land_then_fail(pieces: list[tuple[int, bytes]], size: int, cookie: str) -> None:
-        store.put(pieces, size, cookie)
+    def land_then_fail(pieces: list[tuple[int, bytes]], size: int, cookie: str, guest_cookies: str) -> None:
+        store.put(pieces, size, cookie, guest_cookies)
         store.lose = 1
 
     phone.handle("POST", f"/t/{table}/undo", "", {"Content-Type": "application/x-www-form-urlencoded"},
@@ -646,9 +646,9 @@ def test_whichever_write_lands_the_store_holds_a_whole_database(on_phone: Any, m
     name = store.read(f"SELECT name FROM seats WHERE id = {seat}")
     given: list[set[int]] = []
 
-    def keep(pieces: list[tuple[int, bytes]], size: int, cookie: str) -> None:
+    def keep(pieces: list[tuple[int, bytes]], size: int, cookie: str, guest_cookies: str) -> None:
         given.append({n for n, _ in pieces})
-        store.put(pieces, size, cookie)
+        store.put(pieces, size, cookie, guest_cookies)
 
     phone._state["keep"] = keep  # as handle() sets it for its request
     try:
