@@ -13,6 +13,7 @@ BEARER = [{"bearer": []}]
 ERROR = {"$ref": "#/components/schemas/Error"}
 NAME = {"$ref": "#/components/schemas/PlayerName"}
 CIRCLE_ID = {"name": "circle_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}}
+TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}}
 
 
 def _errors(*codes: int) -> JSON:
@@ -62,6 +63,13 @@ KEEP_IN_CIRCLE = {"operationId": "addCircleTable", "x-schemathesis": {"merge_bod
                                  "header.Authorization": "$request.header.Authorization"},
                   "requestBody": {"table_id": "$response.body#/id", "token": "$response.body#/write_token"},
                   "description": "keep the table in the circle named in `circle`, with that circle's write token"}
+
+# From a table kept in a circle: the same circle's token takes it out again.
+REMOVE_FROM_CIRCLE = {"RemoveCircleTable": {
+    "operationId": "removeCircleTable",
+    "parameters": {"path.circle_id": "$response.body#/circle", "path.table_id": "$response.body#/table_id",
+                   "header.Authorization": "$request.header.Authorization"},
+    "description": "take the table out of the circle again (it stays), with the circle's write token"}}
 
 
 def circle_paths() -> JSON:
@@ -117,8 +125,16 @@ def circle_paths() -> JSON:
             "description": "Keep an existing table in the circle (circle's write token as bearer, the table's write "
                            "token in the body). 201 added, 200 already in it; 409 `in_another_circle`; 404 `not_found` "
                            "when there is no such table; 422 `not_members` naming the players who are not members unless `add_members` is true.",
-            "responses": {**_ok(201, _ref("CircleTableAdded")), **_ok(200, _ref("CircleTableAdded")),
+            "responses": {**_ok(201, _ref("CircleTableAdded"), REMOVE_FROM_CIRCLE),
+                          **_ok(200, _ref("CircleTableAdded"), REMOVE_FROM_CIRCLE),
                           **_errors(400, 401, 403, 404, 409, 422)}}},
+        "/api/v1/circles/{circle_id}/tables/{table_id}": {"delete": {
+            "operationId": "removeCircleTable", "parameters": [CIRCLE_ID, TABLE_ID], "security": BEARER,
+            "description": "Take a table out of the circle: the standings count without it from now on, and the "
+                           "circle's pages redraw. The table itself stays, with its own tokens, and may be kept in "
+                           "another circle. The circle's write or owner token; 404 `not_found` when the table is "
+                           "not in this circle (or there is none).",
+            "responses": {**_ok(200, _ref("CircleTableRemoved")), **_errors(401, 403, 404)}}},
         "/api/v1/circles/{circle_id}/export": {"get": {
             "operationId": "exportCircle", "parameters": [CIRCLE_ID], "security": BEARER,
             "description": "The whole circle in one file: its name, members and every table's export.",
@@ -170,6 +186,9 @@ def circle_components(max_import: int) -> JSON:
         "CircleTableAdded": {"type": "object", "required": ["circle", "table_id", "added"],
                              "properties": {"circle": {"type": "string"}, "table_id": {"type": "string"},
                                             "added": {"type": "boolean"}}},
+        "CircleTableRemoved": {"type": "object", "required": ["circle", "table_id", "removed"],
+                               "properties": {"circle": {"type": "string"}, "table_id": {"type": "string"},
+                                              "removed": {"const": True}}},
         "CircleStanding": row,
         "Circle": {"type": "object", "required": ["id", "name", "members", "tables", "standings", "settle_up"],
                    "properties": {"id": {"type": "string"}, "name": {"type": "string"},

@@ -346,3 +346,43 @@ def test_tables_in_a_circle_do_not_expire_until_the_circle_does(sqlite_app: Flas
         assert expire_circles(400) == (1, 1)
         assert db.session.query(Table).count() == 0 and db.session.query(Circle).count() == 0
     assert loose["id"] not in {None}
+
+
+def test_a_table_removed_from_a_circle_stays_and_leaves_the_standings(circle_client: FlaskClient,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.service import circles as circles_service
+
+    told: list[str] = []
+    announce = circles_service.announce
+    monkeypatch.setattr(circles_service, "announce", lambda cid: (told.append(cid), announce(cid)))
+    circle, other = new_circle(circle_client, ["Anna", "Bo", "Cilla"]), new_circle(circle_client, ["Anna", "Bo", "Cilla"], "B")
+    _, first = muggins_result(circle_client, circle, ["Anna", "Bo", "Cilla"], [[0], [1], [2]])
+    _, second = muggins_result(circle_client, circle, ["Anna", "Bo", "Cilla"], [[1], [0], [2]])
+    url = f"/api/v1/circles/{circle['id']}/tables/{first['id']}"
+    for token in (circle["read_token"], other["write_token"]):
+        assert circle_client.delete(url, headers=auth(token)).status_code == 403
+    assert circle_client.delete(url).status_code == 401
+    assert len(standings(circle_client, circle)["tables"]) == 2
+    told.clear()
+    r = circle_client.delete(url, headers=auth(circle["write_token"]))
+    assert r.status_code == 200 and r.get_json() == {"circle": circle["id"], "table_id": first["id"], "removed": True}
+    described(circle_client, "CircleTableRemoved", r.get_json())
+    assert told == [circle["id"]]
+    view = standings(circle_client, circle)
+    assert [t["id"] for t in view["tables"]] == [second["id"]]
+    assert {r["member"]: (r["played"], r["won"]) for r in view["standings"]["muggins"]} == {
+        "Anna": (1, 0), "Bo": (1, 1), "Cilla": (1, 0)}
+    # the table itself stays, with its tokens, and may be kept in another circle
+    assert circle_client.get(f"/api/v1/tables/{first['id']}", headers=auth(first["read_token"])).status_code == 200
+    again = circle_client.delete(url, headers=auth(circle["write_token"]))
+    assert again.status_code == 404 and again.get_json()["error"]["code"] == "not_found"
+    r = circle_client.delete(f"/api/v1/circles/{other['id']}/tables/{second['id']}", headers=auth(other["write_token"]))
+    assert r.status_code == 404 and len(standings(circle_client, circle)["tables"]) == 1
+    assert circle_client.delete(f"/api/v1/circles/{circle['id']}/tables/nothere",
+                                headers=auth(circle["write_token"])).status_code == 404
+    moved = circle_client.post(f"/api/v1/circles/{other['id']}/tables", headers=auth(other["write_token"]),
+                               json={"table_id": first["id"], "token": first["write_token"]})
+    assert moved.status_code == 201
+    # the owner's token may remove one too
+    r = circle_client.delete(f"/api/v1/circles/{circle['id']}/tables/{second['id']}", headers=auth(circle["owner_token"]))
+    assert r.status_code == 200 and standings(circle_client, circle)["standings"] == {}
