@@ -97,6 +97,9 @@ def count(client: FlaskClient, tables: list[tuple[str, str]], token_of: dict[str
                     line["muggins"] += sum(1 for p in state["placements"] if p["player"] == seat and p["muggins"])
                 if game == "mousel":
                     line["balance"] += state["scores"][seat]
+                    # deals whose whole pot this seat took (every trick, no revoke)
+                    line["pots_won"] += sum(1 for row in state["settlements"]
+                                            if not row["void"] and row["pot"] > 0 and row["shares"][seat] == row["pot"])
                     balances[players[seat]] += state["scores"][seat]
     return {"lines": expect, "balances": balances}
 
@@ -386,3 +389,30 @@ def test_a_table_removed_from_a_circle_stays_and_leaves_the_standings(circle_cli
     # the owner's token may remove one too
     r = circle_client.delete(f"/api/v1/circles/{circle['id']}/tables/{second['id']}", headers=auth(circle["owner_token"]))
     assert r.status_code == 200 and standings(circle_client, circle)["standings"] == {}
+
+
+def test_mousel_pots_won_are_counted_and_old_outcomes_counted_again(sqlite_app: Flask) -> None:
+    client = sqlite_app.test_client()
+    circle = new_circle(client, ["P0", "P1", "P2", "P3", "P4"])
+    log = json.loads((LOGS / "15-mousel-tally-5p-plain.json").read_text())
+    table_id = play(client, circle, log)
+    with sqlite_app.app_context():
+        token = db.session.get(Table, table_id).read_token
+    expected = count(client, [("mousel", table_id)], {table_id: token})["lines"]["mousel"]
+    assert sum(line["pots_won"] for line in expected.values()) > 0  # the log has whole pots taken
+    rows = {r["member"]: r for r in standings(client, circle)["standings"]["mousel"]}
+    assert {m: r["figures"]["pots_won"] for m, r in rows.items()} == {m: line["pots_won"] for m, line in expected.items()}
+    assert {m: r["figures"]["balance"] for m, r in rows.items()} == {m: line["balance"] for m, line in expected.items()}
+    # an outcome stored before pots were counted (same rules version) is worked out again, once
+    with sqlite_app.app_context():
+        from scorekeeper.service.standings import views
+
+        stored = db.session.get(Outcome, table_id)
+        old = {k: v for k, v in stored.data.items() if k != "format"}
+        stored.data = {**old, "figures": [{"balance": f["balance"]} for f in old["figures"]]}
+        db.session.commit()
+        views.clear()
+    rows = {r["member"]: r for r in standings(client, circle)["standings"]["mousel"]}
+    assert {m: r["figures"]["pots_won"] for m, r in rows.items()} == {m: line["pots_won"] for m, line in expected.items()}
+    with sqlite_app.app_context():
+        assert "pots_won" in db.session.get(Outcome, table_id).data["figures"][0]
