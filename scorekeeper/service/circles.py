@@ -322,9 +322,10 @@ def _when(events: Any, last: bool) -> datetime | None:
         return None
 
 
-def import_circle(name: Any, members: Any, tables: list[Any], *, fitted: bool = False) -> Circle:
-    """A new circle from an export: every table replayed through the engine (``import_table``)
-    and kept with the times its export gives; one refused table refuses the whole file.
+def import_circle(name: Any, members: Any, tables: list[Any], *, fitted: bool = False) -> tuple[Circle, list[str]]:
+    """A new circle from an export, and its new tables' ids in the export's order: every table
+    replayed through the engine (``import_table``) and kept with the times its export gives; one
+    refused table refuses the whole file.
     ``fitted``: each event was checked against its game's schema (as ``import_table`` takes it)."""
     from scorekeeper.service.log import import_table
 
@@ -358,4 +359,4 @@ def import_circle(name: Any, members: Any, tables: list[Any], *, fitted: bool = 
     circle.updated_at = max([circle.updated_at, *(t for t in db.session.execute(
         select(Table.updated_at).where(Table.circle_id == circle.id)).scalars())])
     db.session.commit()
-    return circle
+    return circle, made

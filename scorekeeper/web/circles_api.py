@@ -188,8 +188,9 @@ def import_() -> tuple[Response, int]:
         except TableError as exc:
             raise TableError(exc.status, exc.code, tr("table %(n)s: %(message)s", n=number, message=exc.message),
                              exc.rule) from exc
-    circle = circles_service.import_circle(body.get("name"), body.get("members"), tables, fitted=_schemas_checked())
-    return jsonify(_tokens(circle)), 201
+    circle, made = circles_service.import_circle(body.get("name"), body.get("members"), tables,
+                                                 fitted=_schemas_checked())
+    return jsonify({**_tokens(circle), "tables": made}), 201
 
 
 @bp.get("/<circle_id>/stream")
