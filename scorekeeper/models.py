@@ -122,8 +122,9 @@ class Member(db.Model):  # type: ignore[name-defined,misc]
 class Outcome(db.Model):  # type: ignore[name-defined,misc]
     """A finished table's result as the standings count it, kept so a view never replays a table.
 
-    Worked out again when the table's head moved past ``seq`` (an undo of the final move) or the
-    engine's RULES_VERSION is no longer ``rules_version`` (a rules fix may change a result)."""
+    Worked out again when the table's head moved past ``seq`` (an undo of the final move), the
+    engine's RULES_VERSION is no longer ``rules_version`` (a rules fix may change a result), or
+    ``data["format"]`` is older than what outcomes hold now (``service.outcomes.FORMAT``)."""
 
     __tablename__ = "table_outcomes"
 

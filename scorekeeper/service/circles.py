@@ -182,6 +182,30 @@ def add_members(circle: Circle, raw: Any) -> None:
     db.session.commit()
 
 
+def _member(circle: Circle, name: Any) -> Member:
+    member = next((m for m in circle.members if m.name == name), None)
+    if member is None:
+        raise TableError(422, "not_members", tr("%(name)s is not a member of this circle", name=repr(name)),
+                         names=[name] if isinstance(name, str) else [])
+    return member
+
+
+def give_alias(circle: Circle, name: Any, alias: Any) -> None:
+    """Another name of a member already there (the page's form; the API sends it by PATCH)."""
+    _member(circle, name)
+    add_members(circle, [{"name": name, "aliases": [alias]}])
+
+
+def remove_alias(circle: Circle, name: Any, alias: Any) -> None:
+    """A member is no longer written as ``alias``: tables that wrote it count it as a stranger."""
+    member = _member(circle, name)
+    if alias not in (member.aliases or []):
+        raise TableError(404, "not_found", tr("%(alias)s is not another name of %(name)s", alias=repr(alias),
+                                              name=repr(member.name)))
+    member.aliases = [a for a in member.aliases if a != alias]
+    db.session.commit()
+
+
 def _unique(circle: Circle) -> None:
     every = [fold(n) for m in circle.members for n in (m.name, *(m.aliases or []))]
     dupes = sorted({n for n in every if every.count(n) > 1})
@@ -226,9 +250,11 @@ def add_table(circle: Circle, table: Table, add_members: bool = False) -> bool:
 
 
 def remove_table(circle: Circle, table: Table) -> None:
+    """The table leaves the circle (its outcome is kept: another circle may count it later)."""
     if table.circle_id != circle.id:
         raise TableError(404, "not_found", tr("table %(table)s is not in this circle", table=repr(table.id)))
     table.circle_id = None
+    circle.updated_at = utcnow()
     db.session.commit()
     announce(circle.id)
 
@@ -296,9 +322,10 @@ def _when(events: Any, last: bool) -> datetime | None:
         return None
 
 
-def import_circle(name: Any, members: Any, tables: list[Any], *, fitted: bool = False) -> Circle:
-    """A new circle from an export: every table replayed through the engine (``import_table``)
-    and kept with the times its export gives; one refused table refuses the whole file.
+def import_circle(name: Any, members: Any, tables: list[Any], *, fitted: bool = False) -> tuple[Circle, list[str]]:
+    """A new circle from an export, and its new tables' ids in the export's order: every table
+    replayed through the engine (``import_table``) and kept with the times its export gives; one
+    refused table refuses the whole file.
     ``fitted``: each event was checked against its game's schema (as ``import_table`` takes it)."""
     from scorekeeper.service.log import import_table
 
@@ -332,4 +359,4 @@ def import_circle(name: Any, members: Any, tables: list[Any], *, fitted: bool = 
     circle.updated_at = max([circle.updated_at, *(t for t in db.session.execute(
         select(Table.updated_at).where(Table.circle_id == circle.id)).scalars())])
     db.session.commit()
-    return circle
+    return circle, made

@@ -5,7 +5,8 @@ each table's result — winners, every seat's final score and place, and the fig
 engine knows (mullar, tabbe, misär penalties, Mulatschaks, revokes, muggins, Mousel balances) —
 is worked out once, on the move that ends the game, and stored with the rules version it was
 worked out under. A view takes it as stored unless the table's head moved on (an undo of the
-final move) or the engine's ``RULES_VERSION`` changed; then it is worked out again, once.
+final move), the engine's ``RULES_VERSION`` changed, or what an outcome holds changed
+(``FORMAT``, kept in its data); then it is worked out again, once.
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ from scorekeeper.service.facts import TableFacts
 from scorekeeper.service.snapshots import Snapshot, cache, new_state, rules_for, snapshot
 
 logger = logging.getLogger(__name__)
+
+# Raised whenever an outcome holds more (or otherwise) than before, with no change to the rules:
+# outcomes stored under an older format are worked out again on the next view, as after a new
+# RULES_VERSION. 2: Mousel's pots won. (An outcome without "format" is format 1.)
+FORMAT = 2
 
 # Games whose lowest score is the best one (Mulatschak counts down from 21 to 0).
 LOW_WINS = frozenset({"mulatschak"})
@@ -103,8 +109,11 @@ def _figures(table: Table | TableFacts, data: dict[str, Any], snap: Snapshot, si
             figures[p] = {"muggins": sum(1 for m in data.get("placements") or []
                                          if m.get("player") == p and m.get("muggins"))}
     elif game == "mousel":
+        # A pot won: a deal whose whole pot one seat took (every trick, no revoke; MOUSEL-POT-1).
+        whole = [r for r in data.get("settlements") or [] if not r.get("void") and int(r.get("pot") or 0) > 0]
         for p in range(players):
-            figures[p] = {"balance": int(data["scores"][p])}
+            figures[p] = {"balance": int(data["scores"][p]),
+                          "pots_won": sum(1 for r in whole if p < len(r["shares"]) and r["shares"][p] == r["pot"])}
     return figures
 
 
@@ -149,6 +158,7 @@ def outcome_data(table: Table | TableFacts, snap: Snapshot) -> dict[str, Any] | 
         "scores": [scores[side_of[p]] if side_of[p] < len(scores) else 0 for p in range(len(players))],
         "places": [places[side_of[p]] for p in range(len(players))],
         "figures": figures,
+        "format": FORMAT,
     }
 
 
@@ -162,8 +172,13 @@ def keep(table: Table | TableFacts, snap: Snapshot) -> dict[str, Any] | None:
     return data
 
 
+def current(data: dict[str, Any], seq: int, head: int, version: int) -> bool:
+    """A stored outcome still holds: the final move stands, counted by these rules, in this format."""
+    return seq == head and version == RULES_VERSION and data.get("format", 1) == FORMAT
+
+
 def refresh(table: Table) -> dict[str, Any] | None:
-    """The table's outcome worked out again from its log (a rules version changed, an undo)."""
+    """The table's outcome worked out again from its log (a rules version or format changed, an undo)."""
     data = keep(table, snapshot(table))
     db.session.commit()
     return data

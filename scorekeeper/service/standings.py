@@ -67,8 +67,8 @@ def _rows(circle_id: str) -> list[dict[str, Any]]:
     # All read before any outcome is worked out again (which commits).
     for tid, game, mode, created, head, seq, version, data, finished in db.session.execute(
             _ROWS.where(Table.circle_id == circle_id).order_by(Table.created_at, Table.id)).all():
-        if data is not None and (seq != head or version != RULES_VERSION):
-            data = outcomes.refresh(get_table(tid))  # an undo of the final move, or a new rules version
+        if data is not None and not outcomes.current(data, seq, head, version):
+            data = outcomes.refresh(get_table(tid))  # an undo of the final move, new rules, a new format
             finished = finished if data is not None else None
         rows.append({"id": tid, "game": game, "mode": mode, "started": created,
                      "finished": finished if data is not None else None, "outcome": data})
@@ -122,7 +122,7 @@ def circle_view(circle: Circle, season: Season | None = None) -> dict[str, Any]:
     season = season or Season()
     tables = tuple(db.session.execute(_FINGERPRINT.where(Table.circle_id == circle.id)).one())
     key = (circle.id, circle.name, tuple((m.name, tuple(m.aliases or ())) for m in circle.members), season,
-           tables, RULES_VERSION)
+           tables, RULES_VERSION, outcomes.FORMAT)
     view = views.get(key)
     if view is None:
         view = _count_view(circle, season)

@@ -145,13 +145,16 @@ def _context(circle: Circle, cap: str) -> dict[str, Any]:
             "since": request.args.get("from", ""), "until": request.args.get("to", "")}
 
 
+def _page(circle: Circle, cap: str, **extra: Any) -> str:
+    return render_template("circle.html", **_context(circle, cap), **{
+        "setup": circle.last_setup or {}, "join": circle_join_url(circle) if cap != "read" else None,
+        "watch": circle_watch_url(circle), "error": None, "alias_error": None, "alias_form": {}, **extra})
+
+
 @bp.get("/c/<circle_id>")
 def show(circle_id: str) -> str:
     circle, cap = load(circle_id)
-    setup = circle.last_setup or {}
-    return render_template("circle.html", **_context(circle, cap), setup=setup,
-                           join=circle_join_url(circle) if cap != "read" else None,
-                           watch=circle_watch_url(circle), error=None)
+    return _page(circle, cap)
 
 
 @bp.get("/c/<circle_id>/standings")
@@ -194,10 +197,35 @@ def open_table(circle_id: str) -> WerkzeugResponse | tuple[str, int]:
         table = circles_service.open_table(circle, game, players, form.get("mode", "adjudicate"),
                                            options_from_form(game, form), form.get("add_members") == "on")
     except TableError as exc:
-        return render_template("circle.html", **_context(circle, cap), setup=dict(form), error=exc,
-                               join=circle_join_url(circle), watch=circle_watch_url(circle)), exc.status
+        return _page(circle, cap, setup=dict(form), error=exc), exc.status
     access.grant(table, "write")
     return redirect(url_for("tables.show", table_id=table.id))
+
+
+@bp.post("/c/<circle_id>/tables/<table_id>/remove")
+def remove_table(circle_id: str, table_id: str) -> WerkzeugResponse:
+    """The page's "remove from the circle" (confirmed in its own fold): the table itself stays."""
+    circle, _cap = load(circle_id, "write")
+    try:
+        circles_service.remove_table(circle, load_table(table_id))
+    except TableError as exc:
+        abort(exc.status)
+    return redirect(url_for("circles.show", circle_id=circle.id))
+
+
+@bp.post("/c/<circle_id>/aliases")
+def aliases(circle_id: str) -> WerkzeugResponse | tuple[str, int]:
+    """Give a member another name, or take one away (``remove``)."""
+    circle, cap = load(circle_id, "write")
+    member, alias = request.form.get("member", ""), request.form.get("alias", "")
+    try:
+        if request.form.get("remove"):
+            circles_service.remove_alias(circle, member, alias)
+        else:
+            circles_service.give_alias(circle, member, alias)
+    except TableError as exc:
+        return _page(circle, cap, alias_error=exc, alias_form=dict(request.form)), exc.status
+    return redirect(url_for("circles.show", circle_id=circle.id) + "#circle-aliases")
 
 
 @bp.post("/t/<table_id>/circle")

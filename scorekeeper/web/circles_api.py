@@ -154,6 +154,14 @@ def add_table(circle_id: str) -> tuple[Response, int]:
     return jsonify({"circle": circle.id, "table_id": table.id, "added": added}), 201 if added else 200
 
 
+@bp.delete("/<circle_id>/tables/<table_id>")
+def remove_table(circle_id: str, table_id: str) -> Response:
+    """The table leaves the circle and its standings; it stays itself, with its own tokens."""
+    circle = circle_for(circle_id, "write")
+    circles_service.remove_table(circle, service.get_table(table_id))
+    return jsonify({"circle": circle.id, "table_id": table_id, "removed": True})
+
+
 @bp.get("/<circle_id>/export")
 def export(circle_id: str) -> Response:
     circle = circle_for(circle_id, "read")
@@ -189,8 +197,9 @@ def import_() -> tuple[Response, int]:
         except TableError as exc:
             raise TableError(exc.status, exc.code, tr("table %(n)s: %(message)s", n=number, message=exc.message),
                              exc.rule) from exc
-    circle = circles_service.import_circle(body.get("name"), body.get("members"), tables, fitted=_schemas_checked())
-    return jsonify(_tokens(circle)), 201
+    circle, made = circles_service.import_circle(body.get("name"), body.get("members"), tables,
+                                                 fitted=_schemas_checked())
+    return jsonify({**_tokens(circle), "tables": made}), 201
 
 
 @bp.get("/<circle_id>/stream")

@@ -8,7 +8,12 @@ from flask import current_app
 
 from scorekeeper.engine import RULES
 from scorekeeper.web import openapi_bodies as bodies
-from scorekeeper.web.openapi_circles import KEEP_IN_CIRCLE, circle_components, circle_paths
+from scorekeeper.web.openapi_circles import (
+    KEEP_IN_CIRCLE,
+    LEAVE_CIRCLE,
+    circle_components,
+    circle_paths,
+)
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 
@@ -114,7 +119,8 @@ def document() -> dict[str, Any]:
     imported_before = {**created, "required": [k for k in created.get("required", []) if k not in later],
                        "properties": {**{k: v for k, v in created.get("properties", {}).items() if k not in later},
                                       "imported_before": {"const": True}}}
-    opened_links = {"201": {**_ok(201, created)["201"], "links": {**TABLE_LINKS, "KeepInCircle": KEEP_IN_CIRCLE}}}
+    opened_links = {"201": {**_ok(201, created)["201"], "links": {**TABLE_LINKS, "KeepInCircle": KEEP_IN_CIRCLE,
+                                                                       "LeaveCircle": LEAVE_CIRCLE}}}
     body = {"required": True, "content": {"application/json": {
         "schema": {"$ref": "#/components/schemas/NewTable"},
         "examples": {"scorepad": {"value": {"game": "scorepad", "players": ["Anna", "Bo"]}}}}}}

@@ -13,6 +13,7 @@ BEARER = [{"bearer": []}]
 ERROR = {"$ref": "#/components/schemas/Error"}
 NAME = {"$ref": "#/components/schemas/PlayerName"}
 CIRCLE_ID = {"name": "circle_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}}
+TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}}
 
 
 def _errors(*codes: int) -> JSON:
@@ -42,13 +43,12 @@ CIRCLE_LINKS = {
     "GetCircle": {"operationId": "getCircle", "parameters": READ, "description": "the standings, with the read token"},
     "ExportCircle": {"operationId": "exportCircle", "parameters": READ, "description": "the export, with the read token"},
     "ChangeCircle": {"operationId": "changeCircle", "parameters": WRITE, "description": "rename, add members"},
-    "AddCircleTable": {"operationId": "addCircleTable", "parameters": WRITE,
-                       "description": "keep an existing table in the circle, with the write token"},
     "NewCircleCodes": {"operationId": "newCircleCodes", "parameters": OWNER, "description": "new codes, owner only"},
     "DeleteCircle": {"operationId": "deleteCircle", "parameters": OWNER,
                      "description": "erase the circle and its tables, with the owner token"},
     # A table kept in the new circle (a score pad its players join as members): from its answer
-    # the link KeepInCircle below leads to addCircleTable with both the table and the circle.
+    # the link KeepInCircle below leads to addCircleTable with both the table and the circle (a
+    # link from here could give the circle alone, and a made-up table id is 404: no such table).
     "OpenCircleTable": {"operationId": "createTable", "x-schemathesis": {"merge_body": False},
                         "parameters": {"header.Authorization": "Bearer {$response.body#/write_token}"},
                         "requestBody": {"game": "scorepad", "players": ["Anna", "Bo"], "circle": "$response.body#/id",
@@ -63,9 +63,28 @@ KEEP_IN_CIRCLE = {"operationId": "addCircleTable", "x-schemathesis": {"merge_bod
                   "requestBody": {"table_id": "$response.body#/id", "token": "$response.body#/write_token"},
                   "description": "keep the table in the circle named in `circle`, with that circle's write token"}
 
+# From a table kept in a circle: the same circle's token takes it out again.
+REMOVE_FROM_CIRCLE = {"RemoveCircleTable": {
+    "operationId": "removeCircleTable",
+    "parameters": {"path.circle_id": "$response.body#/circle", "path.table_id": "$response.body#/table_id",
+                   "header.Authorization": "$request.header.Authorization"},
+    "description": "take the table out of the circle again (it stays), with the circle's write token"}}
+# From a table opened in a circle (createTable with `circle`): the same, with the circle's token it was sent.
+LEAVE_CIRCLE = {"operationId": "removeCircleTable",
+                "parameters": {"path.circle_id": "$request.body#/circle", "path.table_id": "$response.body#/id",
+                               "header.Authorization": "$request.header.Authorization"},
+                "description": "take the table out of the circle named in `circle` (it stays), with that circle's "
+                               "write token"}
+# An imported circle's answer names its tables: the first one, taken out again with the write token.
+IMPORTED_LINKS = {**CIRCLE_LINKS, "RemoveImportedTable": {
+    "operationId": "removeCircleTable",
+    "parameters": {**WRITE, "path.table_id": "$response.body#/tables/0"},
+    "description": "take the first imported table out of the circle (it stays), with the write token"}}
+
 
 def circle_paths() -> JSON:
     created = {"201": {**_ok(201, _ref("CircleCreated"))["201"], "links": CIRCLE_LINKS}}
+    imported = {"201": {**_ok(201, _ref("CircleImported"))["201"], "links": IMPORTED_LINKS}}
     # Four digits, the year 0000 excepted (no calendar has it).
     year = "^([0-9]{3}[1-9]|[0-9]{2}[1-9]0|[0-9][1-9]00|[1-9]000)$"
     season = [{"name": "season", "in": "query", "required": False, "schema": {"type": "string", "pattern": year},
@@ -86,8 +105,9 @@ def circle_paths() -> JSON:
         "/api/v1/circles/import": {"post": {
             "operationId": "importCircle", "requestBody": _body("CircleExport"),
             "description": "A new circle from an export: every table is replayed through the engine first; one "
-                           "refused table (400/422, its message begins `table N:`) refuses the whole file.",
-            "responses": {**created, **_errors(400, 413, 422, 429)}}},
+                           "refused table (400/422, its message begins `table N:`) refuses the whole file. The "
+                           "answer is a new circle's, with `tables`: the new tables' ids in the export's order.",
+            "responses": {**imported, **_errors(400, 413, 422, 429)}}},
         "/api/v1/circles/{circle_id}": {
             "get": {"operationId": "getCircle", "parameters": [CIRCLE_ID, *season], "security": BEARER,
                     "description": "The circle: members, tables and standings per game, with the read (or write or "
@@ -117,8 +137,16 @@ def circle_paths() -> JSON:
             "description": "Keep an existing table in the circle (circle's write token as bearer, the table's write "
                            "token in the body). 201 added, 200 already in it; 409 `in_another_circle`; 422 `unknown_table` "
                            "(CIRCLE-TABLE-1) when there is no such table (404 is for the circle); 422 `not_members` naming the players who are not members unless `add_members` is true.",
-            "responses": {**_ok(201, _ref("CircleTableAdded")), **_ok(200, _ref("CircleTableAdded")),
+            "responses": {**_ok(201, _ref("CircleTableAdded"), REMOVE_FROM_CIRCLE),
+                          **_ok(200, _ref("CircleTableAdded"), REMOVE_FROM_CIRCLE),
                           **_errors(400, 401, 403, 404, 409, 422)}}},
+        "/api/v1/circles/{circle_id}/tables/{table_id}": {"delete": {
+            "operationId": "removeCircleTable", "parameters": [CIRCLE_ID, TABLE_ID], "security": BEARER,
+            "description": "Take a table out of the circle: the standings count without it from now on, and the "
+                           "circle's pages redraw. The table itself stays, with its own tokens, and may be kept in "
+                           "another circle. The circle's write or owner token; 404 `not_found` when the table is "
+                           "not in this circle (or there is none).",
+            "responses": {**_ok(200, _ref("CircleTableRemoved")), **_errors(401, 403, 404)}}},
         "/api/v1/circles/{circle_id}/export": {"get": {
             "operationId": "exportCircle", "parameters": [CIRCLE_ID], "security": BEARER,
             "description": "The whole circle in one file: its name, members and every table's export.",
@@ -163,6 +191,10 @@ def circle_components(max_import: int) -> JSON:
         "CircleChange": {"type": "object", "title": "CircleChange", "properties": {"name": name, "members": members}},
         "CircleCreated": {**codes, "required": [*codes["required"], "owner_token"],
                           "properties": {**codes["properties"], "owner_token": {"type": "string"}}},
+        "CircleImported": {**codes, "required": [*codes["required"], "owner_token", "tables"],
+                           "properties": {**codes["properties"], "owner_token": {"type": "string"},
+                                          "tables": {"type": "array", "items": {"type": "string"},
+                                                     "description": "the new tables' ids, in the export's order"}}},
         "CircleCodes": codes,
         "AddCircleTable": {"type": "object", "required": ["table_id", "token"],
                            "properties": {"table_id": {"type": "string"}, "token": {"type": "string"},
@@ -170,6 +202,9 @@ def circle_components(max_import: int) -> JSON:
         "CircleTableAdded": {"type": "object", "required": ["circle", "table_id", "added"],
                              "properties": {"circle": {"type": "string"}, "table_id": {"type": "string"},
                                             "added": {"type": "boolean"}}},
+        "CircleTableRemoved": {"type": "object", "required": ["circle", "table_id", "removed"],
+                               "properties": {"circle": {"type": "string"}, "table_id": {"type": "string"},
+                                              "removed": {"const": True}}},
         "CircleStanding": row,
         "Circle": {"type": "object", "required": ["id", "name", "members", "tables", "standings", "settle_up"],
                    "properties": {"id": {"type": "string"}, "name": {"type": "string"},

@@ -42,7 +42,8 @@ OPEN_ROUTES = {"/api/v1/tables", "/api/v1/tables/import", "/tables", "/import", 
                "/t/<table_id>/leave", "/api/v1/circles", "/api/v1/circles/import", "/circles"}
 # A circle's writes (and keeping a table in one): their matrix is test_circle_authorization.py's.
 CIRCLE_ROUTES = {"/api/v1/circles/<circle_id>/tables", "/api/v1/circles/<circle_id>/codes",
-                 "/c/<circle_id>/tables", "/t/<table_id>/circle"}
+                 "/c/<circle_id>/tables", "/c/<circle_id>/tables/<table_id>/remove", "/c/<circle_id>/aliases",
+                 "/t/<table_id>/circle"}
 
 API_REFUSALS = {"none": 401, "read_token": 403, "other_tables_write_token": 403, "write_cookie_without_token": 401,
                 "write_token_in_query": 401, "stale_cookie": 401}

@@ -97,6 +97,9 @@ def count(client: FlaskClient, tables: list[tuple[str, str]], token_of: dict[str
                     line["muggins"] += sum(1 for p in state["placements"] if p["player"] == seat and p["muggins"])
                 if game == "mousel":
                     line["balance"] += state["scores"][seat]
+                    # deals whose whole pot this seat took (every trick, no revoke)
+                    line["pots_won"] += sum(1 for row in state["settlements"]
+                                            if not row["void"] and row["pot"] > 0 and row["shares"][seat] == row["pot"])
                     balances[players[seat]] += state["scores"][seat]
     return {"lines": expect, "balances": balances}
 
@@ -305,7 +308,11 @@ def test_export_and_import_round_trip(sqlite_app: Flask) -> None:
     before, after = standings(client, circle), standings(client, copy)
     described(client, "CircleExport", data)
     described(client, "Circle", before)
-    described(client, "CircleCreated", copy)
+    described(client, "CircleImported", copy)
+    # the answer names the new tables, in the export's order (the circle's token takes one out again)
+    assert copy["tables"] == [t["id"] for t in after["tables"]] and len(copy["tables"]) == 4
+    r = client.delete(f"/api/v1/circles/{copy['id']}/tables/{copy['tables'][0]}", headers=auth(copy["write_token"]))
+    assert r.status_code == 200 and len(standings(client, copy)["tables"]) == 3
     assert after["name"] == before["name"] and after["members"] == before["members"]
     assert after["standings"] == before["standings"]
     strip = [{k: v for k, v in t.items() if k != "id"} for t in before["tables"]]
@@ -346,3 +353,70 @@ def test_tables_in_a_circle_do_not_expire_until_the_circle_does(sqlite_app: Flas
         assert expire_circles(400) == (1, 1)
         assert db.session.query(Table).count() == 0 and db.session.query(Circle).count() == 0
     assert loose["id"] not in {None}
+
+
+def test_a_table_removed_from_a_circle_stays_and_leaves_the_standings(circle_client: FlaskClient,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.service import circles as circles_service
+
+    told: list[str] = []
+    announce = circles_service.announce
+    monkeypatch.setattr(circles_service, "announce", lambda cid: (told.append(cid), announce(cid)))
+    circle, other = new_circle(circle_client, ["Anna", "Bo", "Cilla"]), new_circle(circle_client, ["Anna", "Bo", "Cilla"], "B")
+    _, first = muggins_result(circle_client, circle, ["Anna", "Bo", "Cilla"], [[0], [1], [2]])
+    _, second = muggins_result(circle_client, circle, ["Anna", "Bo", "Cilla"], [[1], [0], [2]])
+    url = f"/api/v1/circles/{circle['id']}/tables/{first['id']}"
+    for token in (circle["read_token"], other["write_token"]):
+        assert circle_client.delete(url, headers=auth(token)).status_code == 403
+    assert circle_client.delete(url).status_code == 401
+    assert len(standings(circle_client, circle)["tables"]) == 2
+    told.clear()
+    r = circle_client.delete(url, headers=auth(circle["write_token"]))
+    assert r.status_code == 200 and r.get_json() == {"circle": circle["id"], "table_id": first["id"], "removed": True}
+    described(circle_client, "CircleTableRemoved", r.get_json())
+    assert told == [circle["id"]]
+    view = standings(circle_client, circle)
+    assert [t["id"] for t in view["tables"]] == [second["id"]]
+    assert {r["member"]: (r["played"], r["won"]) for r in view["standings"]["muggins"]} == {
+        "Anna": (1, 0), "Bo": (1, 1), "Cilla": (1, 0)}
+    # the table itself stays, with its tokens, and may be kept in another circle
+    assert circle_client.get(f"/api/v1/tables/{first['id']}", headers=auth(first["read_token"])).status_code == 200
+    again = circle_client.delete(url, headers=auth(circle["write_token"]))
+    assert again.status_code == 404 and again.get_json()["error"]["code"] == "not_found"
+    r = circle_client.delete(f"/api/v1/circles/{other['id']}/tables/{second['id']}", headers=auth(other["write_token"]))
+    assert r.status_code == 404 and len(standings(circle_client, circle)["tables"]) == 1
+    assert circle_client.delete(f"/api/v1/circles/{circle['id']}/tables/nothere",
+                                headers=auth(circle["write_token"])).status_code == 404
+    moved = circle_client.post(f"/api/v1/circles/{other['id']}/tables", headers=auth(other["write_token"]),
+                               json={"table_id": first["id"], "token": first["write_token"]})
+    assert moved.status_code == 201
+    # the owner's token may remove one too
+    r = circle_client.delete(f"/api/v1/circles/{circle['id']}/tables/{second['id']}", headers=auth(circle["owner_token"]))
+    assert r.status_code == 200 and standings(circle_client, circle)["standings"] == {}
+
+
+def test_mousel_pots_won_are_counted_and_old_outcomes_counted_again(sqlite_app: Flask) -> None:
+    client = sqlite_app.test_client()
+    circle = new_circle(client, ["P0", "P1", "P2", "P3", "P4"])
+    log = json.loads((LOGS / "15-mousel-tally-5p-plain.json").read_text())
+    table_id = play(client, circle, log)
+    with sqlite_app.app_context():
+        token = db.session.get(Table, table_id).read_token
+    expected = count(client, [("mousel", table_id)], {table_id: token})["lines"]["mousel"]
+    assert sum(line["pots_won"] for line in expected.values()) > 0  # the log has whole pots taken
+    rows = {r["member"]: r for r in standings(client, circle)["standings"]["mousel"]}
+    assert {m: r["figures"]["pots_won"] for m, r in rows.items()} == {m: line["pots_won"] for m, line in expected.items()}
+    assert {m: r["figures"]["balance"] for m, r in rows.items()} == {m: line["balance"] for m, line in expected.items()}
+    # an outcome stored before pots were counted (same rules version) is worked out again, once
+    with sqlite_app.app_context():
+        from scorekeeper.service.standings import views
+
+        stored = db.session.get(Outcome, table_id)
+        old = {k: v for k, v in stored.data.items() if k != "format"}
+        stored.data = {**old, "figures": [{"balance": f["balance"]} for f in old["figures"]]}
+        db.session.commit()
+        views.clear()
+    rows = {r["member"]: r for r in standings(client, circle)["standings"]["mousel"]}
+    assert {m: r["figures"]["pots_won"] for m, r in rows.items()} == {m: line["pots_won"] for m, line in expected.items()}
+    with sqlite_app.app_context():
+        assert "pots_won" in db.session.get(Outcome, table_id).data["figures"][0]
