@@ -80,7 +80,7 @@ def from_env(instance: Path) -> dict[str, Any]:
         # A circle (and every table kept in it) is forgotten this long after its last table moved.
         "CIRCLE_EXPIRY_DAYS": int(os.environ.get("CIRCLE_EXPIRY_DAYS", "400")),
         # The most tables one circle import replays (each through the engine, in one request).
-        "CIRCLE_MAX_IMPORT": int(os.environ.get("CIRCLE_MAX_IMPORT", "2000")),
+        "CIRCLE_MAX_IMPORT": int(os.environ.get("CIRCLE_MAX_IMPORT", "500")),
         # Streams beyond this are answered 503 (the phone retries), so moves always find a
         # connection; scorekeeper/server.py sizes it from the worker's connections and memory.
         # 0 = no cap (the development server).

