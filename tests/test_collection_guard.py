@@ -38,8 +38,11 @@ def run(tmp_path: Path, share: bool) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     if share:
         env["SHARE_IDS"] = "1"
+    # Its own --basetemp: a pytest session makes /tmp/pytest-of-<user> 0700 again as it starts, and
+    # the outer run's throwaway PostgreSQL (run as `postgres`, its data under that folder) then
+    # could not reach its own files and stopped: every later PostgreSQL test errored.
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-                           "-n", "2", "--dist", "loadgroup", str(tmp_path)],
+                           "--basetemp", str(tmp_path / "inner"), "-n", "2", "--dist", "loadgroup", str(tmp_path)],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
 
 
