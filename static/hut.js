@@ -361,15 +361,17 @@
     box.pending = pending;
     channel.onmessage = receiver(function (message) {
       if (message.t === "req") answer(pending, message);
-      else if (message.t === "have") {
+      else if (message.t === "guest" || message.t === "have") {
         if (!pending.named) {
           pending.named = true;
           if (typeof message.guest === "string" && ID.test(message.guest)) pending.guest = message.guest;
           // The same phone paired again while its old channel lingers: that one is gone.
           guests.forEach(function (g) { if (g !== pending && g.guest === pending.guest) { g.channel.close(); g.pc.close(); } });
         }
-        pending.has = { seq: Number(message.seq) || 0, at: message.at || null };
-        shareLog();
+        if (message.t === "have") {
+          pending.has = { seq: Number(message.seq) || 0, at: message.at || null };
+          shareLog();
+        }
       }
     });
     channel.onopen = function () {
@@ -511,8 +513,11 @@
         hut.stats.opened.push(Math.round(performance.now() - started));
         say(box, "joined");
         box.dataset.table = got.table;
+        // Which phone this is, first and at once: the host answers every request with this phone's
+        // own session and seat, and the frame's first request may leave before the copy is read
+        // (it did in CI: a guest that paired again was shown "Not seated").
+        send(channel, { t: "guest", guest: myId() });
         // How far this phone's copy goes: the host sends the rest.
-        // And which phone this is (the host answers it with this phone's own session and seat).
         copyOf(got.table).then(function (copy) {
           var last = copy && lastOf(copy.log);
           send(channel, { t: "have", seq: last ? last.seq : 0, at: last ? last.at : null, guest: myId() });
