@@ -4,7 +4,8 @@ and gets a 2xx from every operation the document lists (but those of ``DEEP``, c
 followed to a 2xx by their links in test_openapi_links.py), with no credentials given beforehand (the links of a new table lead to them).
 
 It runs twice: with a fixed seed, and with a new random seed each time, which it prints (replay
-one with ``FUZZ_SEED=<seed>``). Rate limits are switched off by configuration (an empty limit
+one with ``FUZZ_SEED=<seed>``); the random seed must find no failure and call every operation,
+the 2xx of each is asserted with the fixed seed. Rate limits are switched off by configuration (an empty limit
 means none); tests/web/fuzz_filter.py drops only a 422 that names the rule a move breaks (and
 the auth check's 404 for a DELETE that already worked).
 """
@@ -143,6 +144,11 @@ def test_fuzzer_finds_nothing_and_reaches_every_operation(server, which: str) ->
     assert report["complete"], f"{replay}\n{result.stdout[-3000:]}"
     assert report["operations"]["tested"] == len(operations), replay
     assert not report["failures"] and not report["errors"], f"{replay}\n{result.stdout[-6000:]}"
+    assert all(seen.get(op) for op in operations), f"{replay}: never called {sorted(op for op in operations if not seen.get(op))}"
+    if which == "random":
+        # A new seed is here to find failures. Which operations its random walk takes to a 2xx is
+        # luck (a valid move needs a table and the cards it allows: seed 1771488976 made no
+        # move), so reach is asserted with the fixed seed and, for DEEP, by the links test.
+        return
     deep = DEEP & operations
-    assert all(seen.get(op) for op in deep), f"{replay}: never called {sorted(op for op in deep if not seen.get(op))}"
     assert reached | deep == operations, f"{replay}: no 2xx for {sorted(operations - reached - deep)}"
