@@ -130,6 +130,10 @@ lint: $(TESTSTAMP)
 # marked `quiet` and run alone at the end, so a busy CPU cannot fail them.
 # The 15 slowest tests are listed at the end of each run.
 PYTEST := $(BIN)/python -m pytest --durations=15
+# Python may keep what it compiled: an environment that says not to (PYTHONDONTWRITEBYTECODE, set
+# on this machine) made each test worker rewrite and compile all 460 test modules anew, 15 s of a
+# core each, every run, and every server a test starts compile the app again.
+unexport PYTHONDONTWRITEBYTECODE
 test: $(TESTSTAMP) translations assets offline lint
 	$(PYTEST) -n 2 --dist loadgroup --ignore=tests/browser
 	$(PYTEST) -n 2 --dist loadgroup -m 'not quiet' tests/browser

@@ -4,6 +4,7 @@ opening a table in the circle with its last set-up chosen, keeping a table in a 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -85,6 +86,12 @@ def test_a_table_is_taken_out_of_the_circle_from_its_page(sqlite_app: Flask) -> 
     form = re.search(rf'<details class="remove-table">.*?<form[^>]*action="{re.escape(action)}".*?</form>\s*</details>',
                      page, re.S)
     assert form is not None and 'name="csrf_token"' in form.group(0) and 'type="submit"' in form.group(0)
+    # each table's summary and button named apart for a screen reader: its game and its players
+    names = {re.sub(r"<[^>]+>|\s+", " ", m).strip() for m in re.findall(r"<summary>(.*?)</summary>", page, re.S)
+             if "Remove" in m}
+    day = datetime.now(UTC).date().isoformat()
+    assert names == {f"Remove… : Muggins · Anna, Bertil, Cilla, {day}, won by {who}" for who in ("Anna", "Bertil")}
+    assert page.count(f">{day}</time>") == 2
     assert action not in watcher.get(f"/c/{circle['id']}").get_data(as_text=True)
     assert watcher.post(action).status_code == 403
     done = phone.post(action)
