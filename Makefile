@@ -123,20 +123,21 @@ lint: $(TESTSTAMP)
 	$(BIN)/mypy --strict scorekeeper/engine scorekeeper/cards.py scorekeeper/schemas scorekeeper/paths.py
 	$(BIN)/lint-imports
 
-# Both cores: first the tests without a browser, then the browser tests (each worker starts its own
-# server and Chromium; `xdist_group` keeps what must share a worker together). One run of both
-# together failed in CI: the throwaway PostgreSQL of one worker did not start beside Chromium and
-# Pyodide on the other, and 242 tests errored. The few that assert how fast something happens are
-# marked `quiet` and run alone at the end, so a busy CPU cannot fail them.
-# The 15 slowest tests are listed at the end of each run.
+# Both cores, every test in one run, the longest first (tests/conftest.py): a browser test fills
+# the time a test without one waits (a server starting, a fuzzer's answers), and no run ends on one
+# core while the other idles. (Two runs, without a browser and then with, once seemed needed: a
+# worker's PostgreSQL stopped beside Chromium. The cause was another pytest session making
+# /tmp/pytest-of-<user> 0700 under it, fixed since.) Each browser worker starts its own server
+# and Chromium; `xdist_group` keeps what must share a worker together. The few tests that assert
+# how fast something happens are marked `quiet` and run alone at the end, so a busy CPU cannot
+# fail them. The 15 slowest tests are listed at the end of each run.
 PYTEST := $(BIN)/python -m pytest --durations=15
 # Python may keep what it compiled: an environment that says not to (PYTHONDONTWRITEBYTECODE, set
 # on this machine) made each test worker rewrite and compile all 460 test modules anew, 15 s of a
 # core each, every run, and every server a test starts compile the app again.
 unexport PYTHONDONTWRITEBYTECODE
 test: $(TESTSTAMP) translations assets offline lint
-	$(PYTEST) -n 2 --dist loadgroup --ignore=tests/browser
-	$(PYTEST) -n 2 --dist loadgroup -m 'not quiet' tests/browser
+	$(PYTEST) -n 2 --dist loadgroup -m 'not quiet'
 	$(PYTEST) -m quiet tests/browser
 
 # The loop while you work: lint, types and every test that needs no browser, but for the

@@ -27,10 +27,11 @@ CHECK_EXAMPLES = 15
 # in collection order, and one of these started last kept one core busy minutes after the other
 # had finished. The many short tests then fill in. Every worker collects the same order.
 SLOW_FIRST = [
-    "browser/test_every_page_fits.py", "browser/test_first_screen.py", "browser/test_hut_copy.py",
-    "browser/test_hut_scan.py", "browser/test_hut.py", "browser/test_offline_games.py",
-    "browser/test_offline_start.py", "browser/test_offline_table.py", "browser/test_reconnect.py",
-    "web/test_openapi_fuzz.py", "test_packaging.py", "web/test_fuzz.py", "engine/test_kasino_playouts.py",
+    "web/test_openapi_fuzz.py", "test_packaging.py", "browser/test_hut_copy.py", "browser/test_hut_mulatschak.py",
+    "browser/test_hut_seats.py", "browser/test_every_page_fits.py", "browser/test_hut.py",
+    "browser/test_offline_table.py", "browser/test_hut_scan.py", "browser/test_first_screen.py",
+    "browser/test_offline_start.py", "browser/test_offline_games.py", "browser/test_reconnect.py",
+    "web/test_fuzz.py", "engine/test_kasino_playouts.py",
     "engine/test_muggins_playouts.py", "engine/test_mulle_playout.py", "web/test_circles.py",
     "engine/test_review.py", "web/test_streams_at_scale.py", "web/test_production.py",
 ]
