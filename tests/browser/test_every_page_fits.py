@@ -188,6 +188,9 @@ CHECK = r"""
 }
 """
 
+# null (and so waited for again) while htmx is still busy with a request.
+READY_CHECK = f"() => document.querySelector('.htmx-request') ? null : ({CHECK})()"
+
 
 class Sweep:
     """Pages looked at, and what was wrong on each."""
@@ -197,11 +200,14 @@ class Sweep:
         self.pages = 0
 
     def look(self, page: Page, where: str) -> None:
-        page.wait_for_function("() => !document.querySelector('.htmx-request')")
-        for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": 800})
+        # At the width the page is at first, then the other: a resize fewer a page. One call a
+        # width, that waits for htmx to be done too (a round trip less each).
+        now = (page.viewport_size or {"width": WIDTHS[0]})["width"]
+        for width in sorted(WIDTHS, key=lambda w: w != now):
+            if width != now:
+                page.set_viewport_size({"width": width, "height": 800})
             self.pages += 1
-            for problem in page.evaluate(CHECK):
+            for problem in page.wait_for_function(READY_CHECK).json_value():
                 self.problems[problem].append(f"{where} @{width}")
             if SHOTS:
                 Path(SHOTS).mkdir(parents=True, exist_ok=True)
