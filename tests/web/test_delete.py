@@ -215,3 +215,24 @@ def test_deleting_while_phones_write_leaves_nothing_behind(app: Flask) -> None:
         thread.join(60)
     assert set(statuses) <= {201, 404} and 404 in statuses
     assert rows(app, table["id"]) == {"tables": 0, "seats": 0, "events": 0}
+
+
+def test_deleting_a_finished_circle_table_erases_its_outcome(app: Flask) -> None:
+    """The stored result (names, scores, places) goes with the table at once, not weeks later with
+    the expiry sweeps: the circle's standings no longer count it, and nothing of it is left."""
+    from tests.web.test_circles import auth, muggins_result, new_circle
+
+    client = app.test_client()
+    circle = new_circle(client, ["Anna", "Bo", "Cilla"])
+    _, gone = muggins_result(client, circle, ["Anna", "Bo", "Cilla"], [[1], [0], [2]])
+    _, kept = muggins_result(client, circle, ["Anna", "Bo", "Cilla"], [[0], [1], [2]])
+
+    def outcomes() -> set[str]:
+        with app.app_context():
+            return {row[0] for row in db.session.execute(text("SELECT table_id FROM table_outcomes"))}
+
+    assert outcomes() == {gone["id"], kept["id"]}
+    assert client.delete(f"/api/v1/tables/{gone['id']}", headers=auth(gone["owner_token"])).status_code == 200
+    assert outcomes() == {kept["id"]}
+    standings = client.get(f"/api/v1/circles/{circle['id']}", headers=auth(circle["read_token"])).get_json()
+    assert [t["id"] for t in standings["tables"]] == [kept["id"]]
