@@ -12,10 +12,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, FrameLocator, Page, Playwright, expect
+from playwright.sync_api import Browser, FrameLocator, Page, Playwright, expect
 
 from tests.browser.conftest import SERVER_ENV
-from tests.browser.test_hut import START, code_of, pair, phone, pytestmark, tap_card  # noqa: F401 - the same skip
+from tests.browser.test_hut import (  # noqa: F401 - the same skip
+    START,
+    code_of,
+    open_on_the_phone,
+    pair,
+    phone,
+    phones_with_no_server,
+    pytestmark,
+    tap_card,
+)
 
 
 def exported(page: Page, table: str) -> dict[str, Any]:
@@ -55,30 +64,13 @@ def repair(host: Page, guest: Page, after: str) -> FrameLocator:
 
 def test_a_guest_catches_up_a_guest_keeps_the_table_and_it_goes_to_the_server_once(
         browser: Browser, playwright: Playwright, tmp_path: Path) -> None:
-    from tests.servers import Server, migrate
+    from tests.servers import Server
 
     db_file = tmp_path / "hut.sqlite"
     url = f"sqlite:///{db_file}"
-    migrate(url)
-    server = Server(url, **SERVER_ENV)
+    server, (host, anna, bo) = phones_with_no_server(browser, playwright, db_file)
     port = server.port
-    contexts: list[BrowserContext] = []
-    try:
-        for _ in range(3):
-            contexts.append(phone(browser, playwright, server.base)[0])
-    finally:
-        server.stop()
-    host, anna, bo = (context.pages[0] for context in contexts)
-
-    host.reload()
-    host.locator("input[name=game][value=mulle]").check()
-    host.locator("#player0").fill("Anna")
-    host.locator("#player1").fill("Bo")
-    host.locator("input[name='where'][value='phone']").check()
-    host.get_by_role("button", name="Open the table").click(no_wait_after=True)
-    host.wait_for_url("**/phone/t/*", timeout=START)
-    table = host.url.rsplit("/", 1)[1]
-    host.locator("#peer-invite summary").click()
+    table = open_on_the_phone(host, "mulle", ("Anna", "Bo"))
     mine = host.frame_locator("#hut-frame")
     expect(mine.locator("#sheet")).to_be_attached()
     on_anna, code = pair(host, anna)
@@ -150,7 +142,7 @@ def test_a_guest_catches_up_a_guest_keeps_the_table_and_it_goes_to_the_server_on
         anna.locator("#to-server").click()
         anna.wait_for_url(lambda u: "/phone/" not in u, timeout=60_000)
         # The old host's phone comes back with its older copy: the server has the table already.
-        old = contexts[0].new_page()
+        old = host.context.new_page()
         old.goto(f"/phone/t/{table}", timeout=START)
         old.locator("#to-server").click()
         old.wait_for_url(lambda u: "/phone/" not in u, timeout=60_000)
@@ -165,6 +157,6 @@ def test_a_guest_catches_up_a_guest_keeps_the_table_and_it_goes_to_the_server_on
         assert [e["event"] for e in events[1]["events"]] == [e["event"] for e in log["events"]]
         assert got[1]["seq"] == len(log["events"])
     finally:
-        for context in contexts:
+        for context in (page.context for page in (host, anna, bo)):
             context.close()
         server.stop()

@@ -9,10 +9,18 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from playwright.sync_api import Browser, BrowserContext, FrameLocator, Playwright, expect
+from playwright.sync_api import Browser, FrameLocator, Playwright, expect
 
-from tests.browser.conftest import SERVER_ENV
-from tests.browser.test_hut import START, everyone_at, pair, phone, pytestmark, seq  # noqa: F401 - the same skip
+from tests.browser.test_hut import (  # noqa: F401 - the same skip
+    START,
+    everyone_at,
+    open_on_the_phone,
+    pair,
+    phone,
+    phones_with_no_server,
+    pytestmark,
+    seq,
+)
 
 
 def press(frame: FrameLocator, label: str) -> None:
@@ -22,28 +30,8 @@ def press(frame: FrameLocator, label: str) -> None:
 
 def test_a_mulatschak_trick_from_three_phones_with_no_server(browser: Browser, playwright: Playwright,
                                                              tmp_path: Path) -> None:
-    from tests.servers import Server, migrate
-
-    url = f"sqlite:///{tmp_path / 'hut.sqlite'}"
-    migrate(url)
-    server = Server(url, **SERVER_ENV)
-    contexts: list[BrowserContext] = []
-    try:
-        for _ in range(3):
-            contexts.append(phone(browser, playwright, server.base)[0])
-    finally:
-        server.stop()  # no server and no internet from here on
-    host, first, second = (context.pages[0] for context in contexts)
-
-    host.reload()  # the home page from the cache
-    host.locator("input[name=game][value=mulatschak]").check()
-    for i, name in enumerate(("Anna", "Bo", "Cleo")):
-        host.locator(f"#player{i}").fill(name)
-    host.locator("#my-seat").select_option("watch")  # the phone that keeps the table keeps Cleo's score
-    host.locator("input[name='where'][value='phone']").check()
-    host.get_by_role("button", name="Open the table").click(no_wait_after=True)
-    host.wait_for_url("**/phone/t/*", timeout=START)
-    host.locator("#peer-invite summary").click()
+    _, (host, first, second) = phones_with_no_server(browser, playwright, tmp_path / "hut.sqlite")
+    open_on_the_phone(host, "mulatschak", ("Anna", "Bo", "Cleo"), watch=True)  # the host keeps Cleo's score
     mine = host.frame_locator("#hut-frame")
     expect(mine.locator("#sheet")).to_be_attached()
     on_first, offer = pair(host, first)
@@ -59,21 +47,22 @@ def test_a_mulatschak_trick_from_three_phones_with_no_server(browser: Browser, p
              (on_second, "Anna: weiter (pass)"), (on_first, "Laub"), (mine, "daheim bleiben (stay home)"),
              (on_second, "Anna plays along"), (on_first, "Bo swaps 1 card"), (on_second, "Anna swaps 2 cards")]
     order = [mine, on_first, on_second]
-    for frame, label in steps:
+
+    def press_and_follow(frame: FrameLocator, label: str) -> None:
         before = seq(frame)
         t0 = time.monotonic()
         press(frame, label)
         everyone_at(phones, before + 1, t0)
+
+    for frame, label in steps:
+        press_and_follow(frame, label)
     for frame in order:
         expect(frame.locator(".mu-turn")).to_have_text("Bo leads")
 
     # Bo's card from his phone, Anna's from hers: the trick is one on every phone.
     for frame, card in ((on_first, "Laub-Sau"), (on_second, "Laub-Siebener")):
-        before = seq(frame)
-        t0 = time.monotonic()
-        press(frame, card)
-        everyone_at(phones, before + 1, t0)
+        press_and_follow(frame, card)
     for frame in order:
         expect(frame.locator(".mu-trick-won")).to_have_text("Trick 1 goes to Bo. Bo leads the next trick.")
-    for context in contexts:
+    for context in (page.context for page in (host, first, second)):
         context.close()

@@ -10,10 +10,17 @@ import json
 import re
 from pathlib import Path
 
-from playwright.sync_api import Browser, BrowserContext, FrameLocator, Locator, Playwright, expect
+from playwright.sync_api import Browser, FrameLocator, Locator, Playwright, expect
 
-from tests.browser.conftest import SERVER_ENV
-from tests.browser.test_hut import START, pair, phone, pytestmark, tap_card  # noqa: F401 - the same skip
+from tests.browser.test_hut import (  # noqa: F401 - the same skip
+    START,
+    open_on_the_phone,
+    pair,
+    phone,
+    phones_with_no_server,
+    pytestmark,
+    tap_card,
+)
 
 
 def seat_button(frame: FrameLocator, name: str) -> Locator:
@@ -25,28 +32,8 @@ def sit(frame: FrameLocator, name: str) -> None:
 
 
 def test_each_guest_holds_its_own_seat(browser: Browser, playwright: Playwright, tmp_path: Path) -> None:
-    from tests.servers import Server, migrate
-
-    url = f"sqlite:///{tmp_path / 'hut.sqlite'}"
-    migrate(url)
-    server = Server(url, **SERVER_ENV)
-    contexts: list[BrowserContext] = []
-    try:
-        for _ in range(3):
-            contexts.append(phone(browser, playwright, server.base)[0])
-    finally:
-        server.stop()  # no server and no internet from here on
-    host, bo, cilla = (context.pages[0] for context in contexts)
-
-    host.reload()
-    host.locator("input[name=game][value=mulle]").check()
-    for i, name in enumerate(("Anna", "Bo", "Cilla")):
-        host.locator(f"#player{i}").fill(name)
-    host.locator("input[name='where'][value='phone']").check()
-    host.get_by_role("button", name="Open the table").click(no_wait_after=True)
-    host.wait_for_url("**/phone/t/*", timeout=START)
-    table = host.url.rsplit("/", 1)[1]
-    host.locator("#peer-invite summary").click()
+    _, (host, bo, cilla) = phones_with_no_server(browser, playwright, tmp_path / "hut.sqlite")
+    table = open_on_the_phone(host, "mulle", ("Anna", "Bo", "Cilla"))
     mine = host.frame_locator("#hut-frame")
     expect(mine.locator(".table-head .meta")).to_contain_text("You are Anna")
 
@@ -105,5 +92,5 @@ def test_each_guest_holds_its_own_seat(browser: Browser, playwright: Playwright,
     expect(on_bo.locator(".seats .error")).to_contain_text("Another phone took over Bo’s seat.")
     # The host's own page keeps the host's seat throughout.
     expect(mine.locator(".table-head .meta")).to_contain_text("You are Anna")
-    for context in contexts:
+    for context in (page.context for page in (host, bo, cilla)):
         context.close()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
@@ -15,20 +14,12 @@ import pytest
 
 from scorekeeper.offline import phone
 from scorekeeper.service import cache, facts_cache
-from tests.web.test_phone_copies import DEAL, HOST, ask, new_table
+from tests.web.test_phone_copies import DEAL, HOST, ask, fresh_phone, new_table, on_phone  # noqa: F401 - the fixtures
+
+pytestmark = pytest.mark.usefixtures("fresh_phone")  # every test on a phone that keeps nothing yet
 
 ONE = "g1-" + "a" * 20
 TWO = "g2-" + "b" * 20
-
-
-@pytest.fixture
-def fresh_phone() -> Iterator[None]:
-    cache.clear()
-    facts_cache.clear()
-    phone.open_phone(None, None, HOST)
-    yield
-    cache.clear()
-    facts_cache.clear()
 
 
 def as_guest(guest: str, table: str, method: str, path: str, form: dict[str, Any] | None = None) -> tuple[int, dict[str, str], str, str]:
@@ -44,7 +35,7 @@ def meta(page: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", found[1]).split())
 
 
-def test_each_guest_has_a_session_and_a_seat_of_its_own(fresh_phone: None) -> None:
+def test_each_guest_has_a_session_and_a_seat_of_its_own() -> None:
     table = new_table(players=("Anna", "Bo", "Cilla"))  # the host sits in Anna's seat
     assert "You are Anna" in meta(ask("GET", f"/t/{table}")[2])
 
@@ -72,7 +63,7 @@ def test_each_guest_has_a_session_and_a_seat_of_its_own(fresh_phone: None) -> No
     assert [e["by"] for e in json.loads(phone.export(table))["events"]] == [1, 1]
 
 
-def test_a_guest_reaches_only_the_table_it_was_invited_to(fresh_phone: None) -> None:
+def test_a_guest_reaches_only_the_table_it_was_invited_to() -> None:
     table, other = new_table(), new_table()
     assert as_guest(ONE, table, "GET", f"/t/{other}")[0] == 403
     assert as_guest(ONE, table, "POST", f"/t/{other}/delete")[0] == 403
@@ -84,7 +75,7 @@ def test_a_guest_reaches_only_the_table_it_was_invited_to(fresh_phone: None) -> 
         assert phone.handle("GET", f"/t/{table}", "", {}, None, None, guest, at)[0] == 400
 
 
-def test_the_guests_sessions_are_stored_and_come_back(fresh_phone: None) -> None:
+def test_the_guests_sessions_are_stored_and_come_back() -> None:
     table = new_table(players=("Anna", "Bo"))
     as_guest(ONE, table, "POST", f"/t/{table}/seat", {"seat": "1"})
     _pieces, _size, cookie, guest_cookies = phone.changes()

@@ -5,24 +5,14 @@ engine; the phone's export carries the origin the server makes one table of (doc
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from scorekeeper.offline import phone
-from scorekeeper.service import cache, facts_cache
-from tests.web.test_phone_copies import DEAL, HOST, ask, new_table
+from tests.web.test_phone_copies import DEAL, HOST, ask, fresh_phone, new_table, on_phone  # noqa: F401 - the fixtures
 
-
-@pytest.fixture
-def fresh_phone() -> Iterator[None]:
-    cache.clear()
-    facts_cache.clear()
-    phone.open_phone(None, None, HOST)
-    yield
-    cache.clear()
-    facts_cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_phone")  # every test on a phone that keeps nothing yet
 
 
 def keep(table: str, log: dict[str, Any]) -> tuple[int, dict[str, Any] | str]:
@@ -41,7 +31,7 @@ def played_log() -> tuple[str, dict[str, Any]]:
     return table, json.loads(phone.export(table))
 
 
-def test_a_guests_copy_is_kept_here_under_its_id_and_origin_and_plays_on(fresh_phone: None) -> None:
+def test_a_guests_copy_is_kept_here_under_its_id_and_origin_and_plays_on() -> None:
     table, log = played_log()
     assert len(log["origin"]) >= 32 and len(log["events"]) == 2
     assert json.loads(ask("GET", f"/t/{table}/export.json")[2])["origin"] == log["origin"]
@@ -69,7 +59,7 @@ def test_a_guests_copy_is_kept_here_under_its_id_and_origin_and_plays_on(fresh_p
     assert len(json.loads(phone.export(table))["events"]) == 4
 
 
-def test_a_tampered_copy_is_refused_with_its_rule_and_nothing_is_kept(fresh_phone: None) -> None:
+def test_a_tampered_copy_is_refused_with_its_rule_and_nothing_is_kept() -> None:
     table, log = played_log()
     phone.open_phone(None, None, HOST)
     log["events"][1]["event"].update(card="KH", capture=["4H"])  # a king takes no four
@@ -80,6 +70,6 @@ def test_a_tampered_copy_is_refused_with_its_rule_and_nothing_is_kept(fresh_phon
 
 
 @pytest.mark.parametrize("body", [{"table": "../x", "log": {"events": []}}, {"table": "abc"}, ["not", "an", "object"]])
-def test_what_is_no_copy_is_a_400(fresh_phone: None, body: Any) -> None:
+def test_what_is_no_copy_is_a_400(body: Any) -> None:
     status, _pairs, data, _ = phone.handle("POST", "/hut/keep", "", {"Content-Type": "application/json"}, json.dumps(body).encode())
     assert status == 400, data

@@ -34,6 +34,12 @@ def on_phone() -> Iterator[Any]:
     facts_cache.clear()
 
 
+@pytest.fixture
+def fresh_phone(on_phone: Any) -> None:
+    """The phone's app started with nothing kept."""
+    on_phone()
+
+
 def ask(method: str, path: str, form: dict[str, Any] | None = None) -> tuple[int, dict[str, str], str]:
     body = None
     headers = {"Accept-Language": "en"}
