@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
+from tests.browser.conftest import NO_WORKER
 from tests.browser.test_every_page_fits import LANGS, Sweep, phones  # noqa: F401 - the fixture
 
 STREAM_OPEN = "() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1"
@@ -51,7 +52,7 @@ def test_the_standings_redraw_within_a_second_of_the_final_move(browser: Browser
     muggins(live_server, circle, [[1], [0], [2]])
     pages = []
     for link in (circle["join_url"], circle["watch_url"]):
-        page = browser.new_context(locale="en-GB").new_page()
+        page = browser.new_context(locale="en-GB", **NO_WORKER).new_page()
         page.goto(link.replace("http://192.0.2.10:5000", live_server))
         expect(page.locator('#standings tr[data-member="Bo"] [data-stat="won"]')).to_have_text("1")
         page.wait_for_function(STREAM_OPEN)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.conftest import NO_WORKER
 from tests.browser.test_table_platform import create_scorepad
 
 STREAM_OPEN = "() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1"
@@ -16,14 +17,14 @@ def _delete(page: Page) -> None:
 
 
 def test_the_other_phones_are_told_and_sent_home(browser: Browser, live_server: str) -> None:
-    anna = browser.new_context(locale="en-GB").new_page()
+    anna = browser.new_context(locale="en-GB", **NO_WORKER).new_page()
     create_scorepad(anna, live_server, ["Anna", "Bo"])
     join_url = anna.locator(".qr-join a.url").inner_text()
     watch_url = anna.locator(".qr-watch a.url").inner_text()
-    bo = browser.new_context(locale="en-GB").new_page()
+    bo = browser.new_context(locale="en-GB", **NO_WORKER).new_page()
     bo.goto(join_url)
     bo.get_by_role("button", name="Bo", exact=True).click()
-    watcher = browser.new_context(locale="en-GB").new_page()
+    watcher = browser.new_context(locale="en-GB", **NO_WORKER).new_page()
     watcher.goto(watch_url)
     assert watcher.locator("#delete-table").count() == 0  # a watch code cannot delete
     for page in (bo, watcher):
@@ -53,15 +54,15 @@ def test_deleting_works_without_script(browser: Browser, live_server: str) -> No
 
 
 def test_only_the_opener_deletes_and_a_new_code_locks_out_a_photo_of_the_old_one(browser: Browser, live_server: str) -> None:
-    anna = browser.new_context(locale="en-GB").new_page()
+    anna = browser.new_context(locale="en-GB", **NO_WORKER).new_page()
     create_scorepad(anna, live_server, ["Anna", "Bo"])
     old_join = anna.locator(".qr-join a.url").inner_text()
-    bo = browser.new_context(locale="en-GB").new_page()
+    bo = browser.new_context(locale="en-GB", **NO_WORKER).new_page()
     bo.goto(old_join)
     bo.get_by_role("button", name="Bo", exact=True).click()
     expect(bo.locator("#leave-table")).to_be_visible()
     assert bo.locator("#delete-table").count() == 0 and bo.locator("#new-codes").count() == 0
-    neighbour = browser.new_context(locale="en-GB").new_page()  # scanned a photo of the code, took no seat
+    neighbour = browser.new_context(locale="en-GB", **NO_WORKER).new_page()  # scanned a photo of the code, took no seat
     neighbour.goto(old_join)
     expect(neighbour.locator("#seats-h")).to_be_visible()
 
@@ -72,10 +73,10 @@ def test_only_the_opener_deletes_and_a_new_code_locks_out_a_photo_of_the_old_one
     assert new_join != old_join
     response = neighbour.reload()
     assert response is not None and response.status == 403
-    response = browser.new_context(locale="en-GB").new_page().goto(old_join)
+    response = browser.new_context(locale="en-GB", **NO_WORKER).new_page().goto(old_join)
     assert response is not None and response.status == 403
     bo.reload()
     expect(bo.locator(".meta")).to_contain_text("You are Bo")  # seated: still at the table
-    late = browser.new_context(locale="en-GB").new_page()
+    late = browser.new_context(locale="en-GB", **NO_WORKER).new_page()
     late.goto(new_join)
     expect(late.locator("#seats-h")).to_be_visible()

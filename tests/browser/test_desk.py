@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, Playwright, expect
 
+from tests.browser.conftest import NO_WORKER
+
 
 def quiet(page: Page) -> None:
     page.wait_for_function("() => !document.querySelector('.htmx-request')")
@@ -17,7 +19,7 @@ def pick(page: Page, name: str, code: str) -> None:
 
 
 def test_a_trick_judged_from_tapped_cards(browser: Browser, live_server: str, playwright: Playwright) -> None:
-    page = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB").new_page()
+    page = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB", **NO_WORKER).new_page()
     page.goto(live_server + "/desk/?game=mousel&kind=trick&players=2")
     page.locator("select[name=trump]").select_option("H")
     pick(page, "c1", "9S")
@@ -41,7 +43,7 @@ def test_a_trick_judged_from_tapped_cards(browser: Browser, live_server: str, pl
 
 
 def test_the_review_is_one_tap_from_the_table(browser: Browser, live_server: str, playwright: Playwright) -> None:
-    context = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB")
+    context = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB", **NO_WORKER)
     page = context.new_page()
     made = page.request.post(live_server + "/api/v1/tables", data={"game": "mulle", "players": ["Anna", "Bo"]})
     table = made.json()

@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, Playwright, expect
 
+from tests.browser.conftest import NO_WORKER
+
 PHONE = {"width": 390, "height": 664}
 NARROW = {"width": 320, "height": 664}
 SHOTS = os.environ.get("FIRST_SCREEN_SHOTS")     # a folder: a screenshot of the screen at every miss     # the narrowest phones still sold (iPhone SE 1st gen: 320×568 + bars)
@@ -146,7 +148,7 @@ def phones(browser: Browser, playwright: Playwright) -> Iterator[Callable[..., P
 
     def make(viewport: dict[str, int] = PHONE, locale: str = "en-GB") -> Phone:
         contexts.append(browser.new_context(**{**playwright.devices["Pixel 7"], "viewport": viewport},
-                                            locale=locale, reduced_motion="reduce"))
+                                            locale=locale, reduced_motion="reduce", **NO_WORKER))
         return Phone(contexts[-1].new_page())
 
     yield make

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tests.browser.conftest import NO_WORKER
+
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(2)>'
 LONG = "Wolfeschlegelsteinhausenbergerdorffsmith"  # 40 letters, no place to break
@@ -72,7 +74,7 @@ CHECK = """() => {
 
 def phone(browser: Browser) -> tuple[Page, list[str]]:
     context = browser.new_context(viewport={"width": 390, "height": 664}, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2, locale="en-GB")
+                                  device_scale_factor=2, locale="en-GB", **NO_WORKER)
     page = context.new_page()
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))

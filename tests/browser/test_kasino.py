@@ -11,6 +11,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, Playwright, expect
 
 from scorekeeper.engine.kasino import PACK, Kasino
+from tests.browser.conftest import NO_WORKER
 
 K = Kasino()
 OPENING = [
@@ -63,7 +64,7 @@ def tap(page: Page, name: str, code: str) -> None:
 def test_a_phone_plays_a_tabbe_and_a_capture_and_sees_the_scores(browser: Browser, live_server: str,
                                                                   playwright: Playwright) -> None:
     table = api(live_server, "/api/v1/tables", {"game": "kasino", "players": ["Anna", "Bo"]})
-    page = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB").new_page()
+    page = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB", **NO_WORKER).new_page()
     live = "() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1"
     page.goto(table["join_url"])
     page.wait_for_function(live)

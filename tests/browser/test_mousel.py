@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, Playwright, expect
 
+from tests.browser.conftest import NO_WORKER
+
 
 def quiet(page: Page) -> None:
     """Wait until no htmx request is in flight: the sheet also redraws itself when the event
@@ -26,7 +28,7 @@ def card(page: Page, code: str) -> None:
 
 
 def test_a_phone_plays_two_deals_with_penalties(browser: Browser, live_server: str, playwright: Playwright) -> None:
-    page = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB", reduced_motion="reduce").new_page()
+    page = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB", reduced_motion="reduce", **NO_WORKER).new_page()
     page.goto(live_server + "/")
     page.locator("input[name=game][value=mousel]").check()
     page.locator("#player0").fill("Anna")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, Playwright, expect
 
+from tests.browser.conftest import NO_WORKER
+
 
 def fits_the_phone(page: Page) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
@@ -18,7 +20,7 @@ def tap_card(page: Page, name: str, code: str) -> None:
 
 def test_a_short_game_with_a_muggins_penalty(browser: Browser, live_server: str, playwright: Playwright) -> None:
     phone = playwright.devices["Pixel 7"]
-    page = browser.new_context(**phone, locale="en-GB", reduced_motion="reduce").new_page()
+    page = browser.new_context(**phone, locale="en-GB", reduced_motion="reduce", **NO_WORKER).new_page()
     page.goto(live_server + "/")
     page.locator("input[name=game][value=muggins]").check()
     for i, name in enumerate(["Anna", "Bo", "Cleo"]):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, Playwright, expect
 
+from tests.browser.conftest import NO_WORKER
+
 
 def quiet(page: Page) -> None:
     """Wait until no htmx request is in flight: the sheet also redraws itself when the event
@@ -19,7 +21,7 @@ def tap(page: Page, label: str) -> None:
 
 def test_one_deal_on_a_phone(browser: Browser, live_server: str, playwright: Playwright) -> None:
     phone = playwright.devices["Pixel 7"]
-    page = browser.new_context(**phone, locale="en-GB", reduced_motion="reduce").new_page()
+    page = browser.new_context(**phone, locale="en-GB", reduced_motion="reduce", **NO_WORKER).new_page()
     page.goto(live_server + "/")
     page.locator("input[name=game][value=mulatschak]").check()
     for i, name in enumerate(["Anna", "Bo", "Cleo"]):

@@ -10,6 +10,8 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, Playwright, expect
 
+from tests.browser.conftest import NO_WORKER
+
 
 def api(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
@@ -52,7 +54,7 @@ def move(page: Page, card: str, *taken: str, expect_preview: str) -> None:
 def test_a_phone_plays_a_mulle_and_a_sweep_and_the_pegs_move(browser: Browser, live_server: str,
                                                               playwright: Playwright) -> None:
     table = api(live_server, "/api/v1/tables", {"game": "mulle", "players": ["Anna", "Bo"]})
-    page = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB").new_page()
+    page = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB", **NO_WORKER).new_page()
     page.goto(table["join_url"])
     page.get_by_role("button", name="Anna", exact=True).click()
     page.wait_for_function("() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1")
