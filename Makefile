@@ -136,7 +136,11 @@ PYTEST := $(BIN)/python -m pytest --durations=15
 # on this machine) made each test worker rewrite and compile all 460 test modules anew, 15 s of a
 # core each, every run, and every server a test starts compile the app again.
 unexport PYTHONDONTWRITEBYTECODE
-test: $(TESTSTAMP) translations assets offline lint
+# Lint runs beside the phone's build (`offline`), on the core its single-threaded steps leave idle.
+test: $(TESTSTAMP)
+	$(MAKE) --no-print-directory offline & built=$$!; \
+	$(MAKE) --no-print-directory lint; linted=$$?; \
+	wait $$built && [ $$linted -eq 0 ]
 	$(PYTEST) -n 2 --dist loadgroup -m 'not quiet'
 	$(PYTEST) -m quiet tests/browser
 
