@@ -44,8 +44,8 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 # downloads the phone's app (9 MB) into it, and every request goes through it: on this 2-core
 # machine that was a sixth of the first-screen deals' time and a third of each page-fit sweep's.
 # What it changes on a page is the home page's note that the phone's files are stored. The tests of
-# the phone's app and the hut, test_at_the_table, test_table_platform, test_reconnect and the
-# home-page sweep keep the worker, so a table's page is still played through it.
+# the phone's app and the hut, test_table_platform, test_reconnect, the home-page sweep and
+# test_at_the_table's move tapped offline keep the worker, so a table's page is still played through it.
 NO_WORKER = {"service_workers": "block"}
 
 

@@ -12,6 +12,8 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from tests.browser.conftest import NO_WORKER
+
 PHONE = {"viewport": {"width": 390, "height": 664}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 3, "locale": "en-GB", "reduced_motion": "reduce"}
 OPEN = "() => document.querySelector('[sse-connect]')?.['htmx-internal-data']?.sseEventSource?.readyState === 1"
@@ -26,7 +28,8 @@ def api(base: str, path: str, body: dict[str, Any], token: str | None = None) ->
 
 
 def phone(browser: Browser, **extra: Any) -> Page:
-    return browser.new_context(**{**PHONE, **extra}).new_page()
+    """A phone without the service worker (``NO_WORKER``) unless ``service_workers="allow"``."""
+    return browser.new_context(**{**PHONE, **NO_WORKER, **extra}).new_page()
 
 
 _ON_SCREEN = """el => {
@@ -160,7 +163,7 @@ def test_taking_a_held_seat_asks_and_the_other_phone_is_told(browser: Browser, l
 def test_offline_banner_and_a_move_tapped_offline_is_not_lost(browser: Browser, live_server: str) -> None:
     table = api(live_server, "/api/v1/tables", {"game": "mulle", "players": ["Anna", "Bo"]})
     api(live_server, f"/api/v1/tables/{table['id']}/events", DEAL, table["write_token"])
-    anna = seated_phone(browser, table["join_url"], "Anna")
+    anna = seated_phone(browser, table["join_url"], "Anna", service_workers="allow")  # as a phone has it
     expect(anna.locator("#offline")).to_be_hidden()
     anna.context.set_offline(True)
     expect(anna.locator("#offline")).to_be_visible(timeout=5000)
