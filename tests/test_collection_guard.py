@@ -57,7 +57,6 @@ def test_a_run_that_skips_collected_tests_fails(tmp_path: Path) -> None:
     assert "test id(s) are shared by several tests" in result.stdout
 
 
-
 GROUPED = '''
 import pytest
 
@@ -72,7 +71,7 @@ def test_grouped(n):
 
 def test_tests_of_one_xdist_group_run_on_one_worker(tmp_path: Path) -> None:
     """`make test` relies on it: a module's fixture started once (test_offline_games.py's phone, a
-    Pyodide start) and the packaging tests kept apart. pytest 9.2 with pytest-xdist 3.8 dropped the
+    Pyodide start) and the packaging tests on one worker. pytest 9.2 with pytest-xdist 3.8 dropped the
     groups without a word (pytest-dev/pytest-xdist#1386): the lock holds pytest below 9.2 until
     that is fixed."""
     (tmp_path / "test_g.py").write_text(GROUPED)

@@ -42,7 +42,7 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 # A phone for a table's pages online, with no service worker. Online the worker hands a table's
 # page and its requests through unchanged (templates/sw.js), but each phone installs it and
 # downloads the phone's app (9 MB) into it, and every request goes through it: on this 2-core
-# machine that was a sixth of the first-screen deals' time and a third of each page-fit sweep's.
+# machine that was a fifth of the first-screen deals' time and a third of each page-fit sweep's.
 # What it changes on a page is the home page's note that the phone's files are stored. The tests of
 # the phone's app and the hut, test_table_platform, test_reconnect, the home-page sweep and
 # test_at_the_table's move tapped offline keep the worker, so a table's page is still played through it.
