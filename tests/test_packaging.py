@@ -275,4 +275,7 @@ def test_the_lock_pins_what_builds_the_package_and_what_runs_it() -> None:
     names = {re.match(r"[A-Za-z0-9_.-]+", spec)[0].lower().replace("_", "-") for spec in wanted}  # type: ignore[index]
     assert not {name for name in names if name not in pins}, "make lock after changing pyproject.toml"
     makefile = (ROOT / "Makefile").read_text()
-    assert makefile.count("--build-constraint $(LOCK)") == 2  # both installs build with the pinned backend
+    # Both installs (the app's, the tests') build with the pinned backend.
+    install = re.search(r"^PIP_INSTALL := (.*)$", makefile, re.MULTILINE)
+    assert install and "--build-constraint $(LOCK)" in install[1] and "-c $(LOCK)" in install[1]
+    assert makefile.count("\t$(PIP_INSTALL) -e '.[") == 2
