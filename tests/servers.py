@@ -91,7 +91,8 @@ class Server:
         return response.status, (json.loads(data) if data and kind.startswith("application/json") else {})
 
     def kill(self) -> None:
-        os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
 
     def terminate(self) -> None:

@@ -286,26 +286,32 @@ def test_muggins_turns_on_the_first_screen(phones: Callable[..., Phone], live_se
     phone.done()
 
 
+# How many muggins piles each number of players lays out (MUGGINS-DEAL-1).
+MUGGINS_PILES = {3: 4, 4: 4, 5: 2, 6: 4, 7: 3}
+
+
 @pytest.mark.parametrize("viewport", [PHONE, NARROW], ids=["390", "320"])
-@pytest.mark.parametrize(("locale", "players"), [("en-GB", 3), ("sv-SE", 3), ("de-DE", 4)])
+@pytest.mark.parametrize(("locale", "players"), [("en-GB", 3), ("sv-SE", 3), ("de-DE", 4)]
+                         + [(locale, players) for players in (5, 6, 7) for locale in ("en-GB", "sv-SE", "de-DE")])
 def test_muggins_cards_are_a_thumb_wide_on_the_first_screen(phones: Callable[..., Phone], live_server: str,
                                                             viewport: dict[str, int], locale: str, players: int) -> None:
     """Issue 40, item 6: every control of Muggins' play area (a rank, a suit, a pile, a card taken
     back, a dealer) at least 44×44 CSS px, at every step of the set-up and of a turn, and each
     decision still on the first screen — with four players too (their fourth seat on a row of its
-    own pushed the suits under the status bar)."""
+    own pushed the suits under the status bar), and five to seven (two or three rows of seats)."""
     phone = phones(viewport, locale)
-    names = ["Anna", "Bo", "Cleo", "Dora"][:players]
+    names = ["Anna", "Bo", "Cleo", "Dora", "Egon", "Frida", "Gustav"][:players]
     _sit(phone, live_server, "muggins", {}, names, decision="#decision")
     page = phone.page
     phone.thumb = ".mg"
     phone.step = "the set-up"
     phone.look(table=False)
-    for code in ("5H", "9C", "KD", "2S"):
+    picks = ("5H", "9C", "KD", "2S")[:MUGGINS_PILES[players]]
+    for code in picks:
         phone.card(code, "pick", table=False)
-    phone.tap(page.locator("#decision .mg-chosen a.button").last, "take back 2S", table=False)
-    phone.card("2S", "pick", table=False)
-    expect(page.locator("#decision .mg-chosen .cardface:not(.mg-empty)")).to_have_count(4)
+    phone.tap(page.locator("#decision .mg-chosen a.button").last, f"take back {picks[-1]}", table=False)
+    phone.card(picks[-1], "pick", table=False)
+    expect(page.locator("#decision .mg-chosen .cardface:not(.mg-empty)")).to_have_count(len(picks))
     dealer = f"#decision label.choice:has(> input[name='dealer:int'][value='{players - 1}'])"
     phone.tap(page.locator(dealer).last, f"{names[-1]} deals", table=False)     # so Anna starts
     phone.tap(page.locator("#decision button[type=submit]"), "start the game")
