@@ -21,6 +21,7 @@ from scorekeeper.models import Seat, Table
 from scorekeeper.service.errors import (
     MAX_NAME,
     TABLE_NAMES_RULE,
+    TABLE_OPTION_RULE,
     TableError,
     bad_request,
     from_engine,
@@ -87,13 +88,18 @@ def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any
     rules = RULES[game]
     for key in PLATFORM_OPTIONS:
         if key in options and not isinstance(options[key], bool):
-            raise TableError(422, "unsupported", f"option {key!r} must be true or false, not {options[key]!r}")
+            raise TableError(422, "unsupported", f"option {key!r} must be true or false, not {options[key]!r}",
+                             TABLE_OPTION_RULE)
     try:
         rules.new(names, engine_options(options), mode)
     except (SetupError, RuleViolation) as exc:
-        raise from_engine(exc) from exc
+        refusal = from_engine(exc)
+        # The game, the names and the mode are checked above: what its rules refuse without naming
+        # a rule of theirs is an option (one it has not, or a value it does not take).
+        refusal.rule = refusal.rule or TABLE_OPTION_RULE
+        raise refusal from exc
     except MalformedEvent as exc:
-        raise TableError(422, "unsupported", localize(exc.message, names)) from exc
+        raise TableError(422, "unsupported", localize(exc.message, names), TABLE_OPTION_RULE) from exc
     table = Table(
         id=table_id or secrets.token_urlsafe(8)[:10],  # a phone keeping another phone's table keeps its id
         game=game,

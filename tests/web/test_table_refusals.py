@@ -92,3 +92,26 @@ def test_a_trick_seat_is_bounded_by_the_games_largest_table(client) -> None:
     mousel = _desk_validator(client, "mousel")
     assert mousel.is_valid({"trick": [{"card": "9S", "player": 4}], "trump": "H"})
     assert not mousel.is_valid({"trick": [{"card": "9S", "player": 5}], "trump": "H"})
+
+
+def test_an_option_the_game_has_not_or_a_value_it_takes_not_is_422_table_option_1(app, client) -> None:
+    """An unsupported option is 422 by the contract (DESIGN §2, as an unsupported number of
+    players): one the game does not have, or a value it does not take, names the platform's rule
+    where the game's rules name none, and no table is made."""
+    def refused(game: str, options: dict[str, Any]) -> dict[str, Any]:
+        answer = client.post("/api/v1/tables", json={"game": game, "players": ["Anna", "Bo"], "options": options})
+        assert answer.status_code == 422, answer.json
+        return error_of(answer)
+
+    unknown = refused("mulle", {"partnerships": True})
+    assert unknown["code"] == "unsupported" and unknown["rule"] == "TABLE-OPTION-1"
+    assert "'partnerships'" in unknown["message"] and "teams" in unknown["message"]  # what there is instead
+    assert refused("kasino", {"variant": "nope"})["rule"] == "TABLE-OPTION-1"
+    assert refused("scorepad", {"review_after_deal": "yes"})["rule"] == "TABLE-OPTION-1"   # the platform's own
+    # A refusal the game's rules name keeps their rule.
+    assert refused("kasino", {"drag_misar": True})["rule"] == "KASINO-OPT-DRAG-MISAR"
+    with app.app_context():
+        from scorekeeper.extensions import db
+        from scorekeeper.models import Table
+
+        assert db.session.query(Table).count() == 0
