@@ -298,7 +298,8 @@ def test_muggins_cards_are_a_thumb_wide_on_the_first_screen(phones: Callable[...
     """Issue 40, item 6: every control of Muggins' play area (a rank, a suit, a pile, a card taken
     back, a dealer) at least 44×44 CSS px, at every step of the set-up and of a turn, and each
     decision still on the first screen — with four players too (their fourth seat on a row of its
-    own pushed the suits under the status bar), and five to seven (two or three rows of seats)."""
+    own pushed the suits under the status bar), and five to seven (two rows of seats, whose card
+    counts in words, three or four lines a seat, pushed the ranks under the status bar)."""
     phone = phones(viewport, locale)
     names = ["Anna", "Bo", "Cleo", "Dora", "Egon", "Frida", "Gustav"][:players]
     _sit(phone, live_server, "muggins", {}, names, decision="#decision")
