@@ -150,6 +150,8 @@ SCENES: list[tuple[str, str, str, int, dict[str, Any], Callable[[], list[Event]]
     ("mulatschak-4", "mulatschak", "adjudicate", 4, {}, lambda: _mulatschak(4, {}, 29, 3)),
     ("mulatschak-tally", "mulatschak", "tally", 3, {}, lambda: _mulatschak_tally(3, {}, 31)),
     ("muggins-4", "muggins", "adjudicate", 4, {}, lambda: _muggins(4, {}, 37)),
+    # Six players: the compact seats of five to seven (two rows), through the game to its end.
+    ("muggins-6", "muggins", "adjudicate", 6, {}, lambda: _muggins(6, {}, 41)),
     ("muggins-tally", "muggins", "tally", 4, {}, lambda: [{"type": "result", "winner": 2}]),
     ("scorepad-3", "scorepad", "adjudicate", 3, {}, _scorepad),
 ]
