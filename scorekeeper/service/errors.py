@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.engine.base import MalformedEvent, NotationError, RuleViolation, SetupError
+from scorekeeper.engine.core.protocol import OPTION_RULE
 from scorekeeper.localize import localize, tr
 
 logger = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ ENGINE_SLIPS = (TypeError, KeyError, IndexError, AttributeError, ValueError, Rec
 TABLE_GAME_RULE = "TABLE-EVENT-1"  # this table's game and mode take no such event
 TABLE_POSITION_RULE = "TABLE-EVENT-2"  # the position needs another field or value than the event holds
 TABLE_NAMES_RULE = "TABLE-NAMES-1"  # players' names equal once case and invisible characters are ignored
-TABLE_OPTION_RULE = "TABLE-OPTION-1"  # an option the game has not, or a value it takes not, where its rules name none
+TABLE_OPTION_RULE = OPTION_RULE  # an option the game has not, or a value it takes not (the engine reads options)
 CIRCLE_TABLE_RULE = "CIRCLE-TABLE-1"  # the table a circle is asked to keep is not there
 
 

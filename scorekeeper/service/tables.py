@@ -93,11 +93,7 @@ def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any
     try:
         rules.new(names, engine_options(options), mode)
     except (SetupError, RuleViolation) as exc:
-        refusal = from_engine(exc)
-        # The game, the names and the mode are checked above: what its rules refuse without naming
-        # a rule of theirs is an option (one it has not, or a value it does not take).
-        refusal.rule = refusal.rule or TABLE_OPTION_RULE
-        raise refusal from exc
+        raise from_engine(exc) from exc
     except MalformedEvent as exc:
         raise TableError(422, "unsupported", localize(exc.message, names), TABLE_OPTION_RULE) from exc
     table = Table(

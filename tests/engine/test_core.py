@@ -247,3 +247,22 @@ def test_replay_folds_apply_with_the_collector_held_and_given_back() -> None:
     with pytest.raises((RuleViolation, MalformedEvent)):
         replay(rules, rules.new(["A", "B"], {}), [*events, {"type": "points", "side": 5, "points": 1}])
     assert gc.isenabled()
+
+
+def test_every_game_refuses_an_option_it_has_not_with_the_platforms_rule() -> None:
+    """The rule books name no rule for set-up input: an option a game does not have, or a value an
+    option with no rule of its own does not take, is TABLE-OPTION-1 (docs/api.md), in every game."""
+    from scorekeeper.engine import RULES
+    from scorekeeper.engine.base import SetupError
+    from scorekeeper.engine.core.protocol import OPTION_RULE
+
+    assert OPTION_RULE == "TABLE-OPTION-1"
+    for game, rules in RULES.items():
+        players = ["Anna", "Bo", "Cai", "Di"][:max(rules.min_players, 3)]
+        with pytest.raises(SetupError) as refused:
+            rules.new(players, {"no_such_option": True})
+        assert refused.value.rule == OPTION_RULE, game
+    kasino = RULES["kasino"]
+    with pytest.raises(SetupError) as refused:
+        kasino.new(["Anna", "Bo"], {"variant": "nope"})
+    assert refused.value.rule == OPTION_RULE

@@ -110,6 +110,11 @@ def test_an_option_the_game_has_not_or_a_value_it_takes_not_is_422_table_option_
     assert refused("scorepad", {"review_after_deal": "yes"})["rule"] == "TABLE-OPTION-1"   # the platform's own
     # A refusal the game's rules name keeps their rule.
     assert refused("kasino", {"drag_misar": True})["rule"] == "KASINO-OPT-DRAG-MISAR"
+    # An import reads its options as an opening does (it replays the log before it opens the table).
+    imported = client.post("/api/v1/tables/import", json={
+        "format": "scorekeeper/1", "game": "mulle", "mode": "adjudicate", "players": ["Anna", "Bo"],
+        "options": {"partnerships": True}, "events": []})
+    assert imported.status_code == 422 and error_of(imported)["rule"] == "TABLE-OPTION-1", imported.json
     with app.app_context():
         from scorekeeper.extensions import db
         from scorekeeper.models import Table

@@ -23,6 +23,12 @@ MODES: tuple[Mode, ...] = ("adjudicate", "tally")
 Event = dict[str, Any]
 JSON = dict[str, Any]
 
+# An option a game does not have, or a value an option does not take, where the game's rules name
+# no rule of their own: the rule books say nothing of set-up input, so this is the platform's id
+# (docs/api.md). Every game's options are read here, so a table opened, imported, judged at the
+# desk or kept on a phone is refused alike.
+OPTION_RULE = "TABLE-OPTION-1"
+
 @quick_init  # every scoring event makes some: the fields stored directly, not through __setattr__
 @dataclass(frozen=True, slots=True)
 class Scored:
@@ -63,22 +69,22 @@ class OptionSpec:
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
-            raise SetupError(self.rule, M("option %(key)s must be true or false, not %(value)s",
+            raise SetupError(self.rule or OPTION_RULE, M("option %(key)s must be true or false, not %(value)s",
                                           key=repr(self.key), value=repr(value)))
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise SetupError(self.rule, M("option %(key)s must be a whole number, not %(value)s",
+                raise SetupError(self.rule or OPTION_RULE, M("option %(key)s must be a whole number, not %(value)s",
                                               key=repr(self.key), value=repr(value)))
             if self.minimum is not None and value < self.minimum:
-                raise SetupError(self.rule, M("option %(key)s must be at least %(minimum)s", key=repr(self.key),
+                raise SetupError(self.rule or OPTION_RULE, M("option %(key)s must be at least %(minimum)s", key=repr(self.key),
                                               minimum=self.minimum))
             if self.maximum is not None and value > self.maximum:
-                raise SetupError(self.rule, M("option %(key)s must be at most %(maximum)s", key=repr(self.key),
+                raise SetupError(self.rule or OPTION_RULE, M("option %(key)s must be at most %(maximum)s", key=repr(self.key),
                                               maximum=self.maximum))
             return value
         if value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise SetupError(self.rule, M("option %(key)s must be one of %(allowed)s, not %(value)s",
+            raise SetupError(self.rule or OPTION_RULE, M("option %(key)s must be one of %(allowed)s, not %(value)s",
                                           key=repr(self.key), allowed=allowed, value=repr(value)))
         return value
 
@@ -170,7 +176,7 @@ class BaseRules:
             spec = specs.get(key)
             if spec is None:
                 known = ", ".join(sorted(specs)) or "none"
-                raise SetupError(None, M("%(game)s has no option %(key)s (options: %(known)s, teams)",
+                raise SetupError(OPTION_RULE, M("%(game)s has no option %(key)s (options: %(known)s, teams)",
                                          game=self.name, key=repr(key), known=known))
             result[key] = spec.coerce(value)
         result["teams"] = [list(team) for team in self.sides(options, players).teams] if options.get("teams") else None
