@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import urllib.request
+
+import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect
 
 from tests.browser.conftest import NO_WORKER
@@ -111,3 +115,56 @@ def test_set_up_and_a_turn_without_javascript(browser: Browser, live_server: str
     page.locator("button.mg-pile", has_text="Muggins pile 1").click()
     expect(page.get_by_text("Anna goes on: turn the next card.")).to_be_visible()
     expect(page.locator("#table-cards [data-card='4H']")).to_have_count(1)
+
+
+# Each "Who deals?" name against its own choice: text past the label's box, two labels on each
+# other, or a name broken inside a word that its own row had room for.
+DEALER_CHOICES = """() => {
+  const labels = [...document.querySelectorAll("#decision label.choice:has(> input[name='dealer:int'])")];
+  const fieldset = labels[0].parentElement, row = fieldset.getBoundingClientRect(), pad = getComputedStyle(fieldset);
+  const inner = fieldset.clientWidth - parseFloat(pad.paddingLeft) - parseFloat(pad.paddingRight);
+  const boxes = labels.map(l => l.getBoundingClientRect());
+  const wrong = [];
+  labels.forEach((label, i) => {
+    const name = label.textContent.trim(), box = boxes[i];
+    const text = document.createRange();
+    text.selectNodeContents(label);
+    const lines = [...text.getClientRects()].filter(r => r.width > 0);
+    if (lines.some(r => r.left < box.left - 0.5 || r.right > box.right + 0.5)) wrong.push(`${name}: text past its choice`);
+    if (box.right > row.right + 0.5) wrong.push(`${name}: past the fieldset`);
+    boxes.forEach((other, j) => {
+      if (j > i && other.left < box.right - 0.5 && box.left < other.right - 0.5
+          && other.top < box.bottom - 0.5 && box.top < other.bottom - 0.5) wrong.push(`${name} on ${labels[j].textContent.trim()}`);
+    });
+    const words = name.split(/\\s+/).length;
+    const tops = new Set([...label.childNodes].filter(n => n.nodeType === 3 && n.textContent.trim()).flatMap(n => {
+      const r = document.createRange(); r.selectNodeContents(n); return [...r.getClientRects()].map(x => Math.round(x.top));
+    }));
+    if (tops.size > words && box.width < inner - 1) wrong.push(`${name}: broken in a word with room beside it`);
+  });
+  return wrong;
+}"""
+
+
+@pytest.mark.parametrize("locale", ["sv-SE", "de-DE"])
+def test_who_deals_keeps_long_names_apart_on_a_small_phone(browser: Browser, live_server: str, locale: str) -> None:
+    """The dealer choice is three columns of 85 px at 320 px. Names longer than a column once ran
+    into the next one ("Christoffer" under the next radio, "Maximiliane" past the fieldset); now a
+    long name takes a row of two or its own, and only a name wider than the row breaks."""
+    names = ["Christoffer", "Maximiliane", "Bo", "Anna", "Sven-Göran", "Ulrika", "Wolfeschlegelsteinhausenbergerdorffsmith"]
+    table = json.load(urllib.request.urlopen(urllib.request.Request(
+        f"{live_server}/api/v1/tables", json.dumps({"game": "muggins", "players": names}).encode(),
+        {"Content-Type": "application/json"})))
+    page = browser.new_context(viewport={"width": 320, "height": 664}, is_mobile=True, has_touch=True,
+                               device_scale_factor=2, locale=locale, **NO_WORKER).new_page()
+    page.goto(table["join_url"])
+    page.locator("form.seat-buttons button").first.click()
+    for n, code in enumerate(("5H", "9C", "KD"), start=1):  # seven players: three muggins piles
+        tap_card(page, "pick", code)
+        expect(page.locator(".mg-chosen .cardface:not(.mg-empty)")).to_have_count(n)
+    expect(page.locator("#decision input[name='dealer:int']")).to_have_count(len(names) + 1)
+    assert page.evaluate(DEALER_CHOICES) == []
+    assert fits_the_phone(page)
+    page.locator("#decision label.choice", has_text="Sven-Göran").click()
+    page.locator("#decision button[type=submit]").click()
+    expect(page.locator("#decision [data-rank]").first).to_be_visible()
