@@ -118,12 +118,14 @@ def export(table: Table) -> dict[str, Any]:
     }
 
 
-def import_table(data: Any, *, fitted: bool = False, table_id: str | None = None, origin: str | None = None) -> Table:
+def import_table(data: Any, *, fitted: bool = False, table_id: str | None = None, origin: str | None = None,
+                 commit: bool = True) -> Table:
     """A new table from an export, every event replayed through the engine first: a tampered
     file is refused with the rule it breaks and nothing is stored. ``origin``: the export's
-    identity (a phone's table, service/origins.py), kept so that it makes one table only."""
+    identity (a phone's table, service/origins.py), kept so that it makes one table only.
+    ``commit=False``: flushed only, the caller commits (a circle's import, many tables at once)."""
     game, names, mode, options, payloads, state = replayed(data, fitted=fitted)
-    table = create_table(game, names, mode, options, table_id=table_id, origin=origin)
+    table = create_table(game, names, mode, options, table_id=table_id, origin=origin, commit=False)
     seq = 0
     effective: list[tuple[int, dict[str, Any]]] = []
     for payload, author in payloads:
@@ -134,7 +136,11 @@ def import_table(data: Any, *, fitted: bool = False, table_id: str | None = None
             effective.append((seq, payload))
         db.session.add(Event(table_id=table.id, seq=seq, type=payload["type"], payload=payload, author=author))
     table.head_seq = seq
-    db.session.commit()
+    if commit:
+        db.session.commit()
+    else:
+        db.session.flush()
+    # Before a caller's commit too: a table rolled back leaves an entry under an id no table has.
     cache.put((table.id, seq), Snapshot(seq, state, tuple(effective)))
     return table
 

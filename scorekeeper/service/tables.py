@@ -72,7 +72,7 @@ def clean_players(players: Any) -> list[str]:
 
 
 def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any = None, *,
-                 table_id: str | None = None, origin: str | None = None) -> Table:
+                 table_id: str | None = None, origin: str | None = None, commit: bool = True) -> Table:
     if not isinstance(game, str) or game not in RULES:
         known = ", ".join(RULES)
         raise bad_request(tr("unknown game %(game)s; this server plays %(known)s", game=repr(game), known=known))
@@ -109,7 +109,10 @@ def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any
     )
     table.seats = [Seat(index=i, name=name) for i, name in enumerate(names)]
     db.session.add(table)
-    db.session.commit()
+    if commit:
+        db.session.commit()
+    else:
+        db.session.flush()  # its row before any row that names it (an import's events)
     return table
 
 

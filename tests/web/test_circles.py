@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Circle, Outcome, Table, utcnow
+from scorekeeper.service.circles import IMPORT_BATCH
 
 LOGS = Path(__file__).resolve().parents[1] / "golden" / "logs"
 # Finished tables of every game (and both modes), played here move by move through the API.
@@ -322,11 +323,24 @@ def test_export_and_import_round_trip(sqlite_app: Flask) -> None:
     with sqlite_app.app_context():
         circles_before = db.session.query(Circle).count()
         tables_before = db.session.query(Table).count()
+        outcomes_before = db.session.query(Outcome).count()
     bad = client.post("/api/v1/circles/import", json=data)
     assert bad.status_code in (400, 422) and bad.get_json()["error"]["message"].startswith("table 1:")
     with sqlite_app.app_context():
         assert db.session.query(Circle).count() == circles_before
         assert db.session.query(Table).count() == tables_before
+    # …and so does one after the tables written before it were committed (IMPORT_BATCH at a time)
+    good = exported.get_json()["tables"]
+    late = IMPORT_BATCH + 2
+    pad = next(t for t in good if t["game"] == "scorepad")
+    beyond = {**pad, "events": [*pad["events"], {"event": {"type": "points", "side": 7, "points": 5}}]}  # 3 sides
+    data["tables"] = [good[i % len(good)] for i in range(late - 1)] + [beyond]
+    bad = client.post("/api/v1/circles/import", json=data)
+    assert bad.status_code == 422 and bad.get_json()["error"]["message"].startswith(f"table {late}:"), bad.get_json()
+    with sqlite_app.app_context():
+        assert db.session.query(Circle).count() == circles_before
+        assert db.session.query(Table).count() == tables_before
+        assert db.session.query(Outcome).count() == outcomes_before
 
 
 def test_tables_in_a_circle_do_not_expire_until_the_circle_does(sqlite_app: Flask) -> None:
