@@ -58,9 +58,35 @@ CHECK = """() => {
       cut.push(node.parentElement.tagName + '.' + node.parentElement.className + ': ' + node.textContent.trim().slice(0, 40));
     }
   }
+  // a control's own text inside the control: a name past its radio's label runs into the next one
+  const spill = [];
+  for (const control of document.querySelectorAll('label, button, a.button, summary')) {
+    if (!control.checkVisibility() || control.closest('.sr-only, .skip')) continue;
+    const box = control.getBoundingClientRect();
+    const texts = document.createTreeWalker(control, NodeFilter.SHOW_TEXT);
+    while (texts.nextNode()) {
+      const node = texts.currentNode;
+      if (!node.textContent.trim()) continue;
+      let right = Infinity, left = -Infinity;  // a box that clips on the way (an ellipsis) shows no more
+      for (let el = node.parentElement; el && control.contains(el); el = el.parentElement) {
+        if (getComputedStyle(el).overflowX !== 'visible') {
+          const clip = el.getBoundingClientRect();
+          right = Math.min(right, clip.right);
+          left = Math.max(left, clip.left);
+        }
+      }
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      if ([...range.getClientRects()].some(r => r.width > 0 && (Math.min(r.right, right) > box.right + 1
+                                                                || Math.max(r.left, left) < box.left - 1))) {
+        spill.push(control.tagName + '.' + control.className + ': ' + control.textContent.trim().slice(0, 40));
+        break;
+      }
+    }
+  }
   return {
     scrollWidth: Math.max(root.scrollWidth, document.body.scrollWidth), width,
-    cut: cut.slice(0, 5),
+    cut: cut.slice(0, 5), spill: spill.slice(0, 5),
     injected: document.querySelectorAll('img[src="x"], script:not([src])').length,
     text: document.body.innerText,
     // overrides and embeddings reorder what follows them; the page's own isolates (FSI…PDI around
@@ -91,6 +117,7 @@ def holds(page: Page, dialogs: list[str], names: list[str], where: str) -> None:
         assert SHOWN.get(name, name) in seen["text"], (where, name)
     assert seen["scrollWidth"] <= seen["width"], (where, seen["scrollWidth"], seen["cut"])
     assert seen["cut"] == [], (where, seen["cut"])
+    assert seen["spill"] == [], (where, seen["spill"])
 
 
 def post_json(url: str, body: dict, token: str) -> dict:
