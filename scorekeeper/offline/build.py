@@ -191,7 +191,13 @@ def _squeeze(path: Path, suffix: str) -> None:
     packed = brotli.compress(data, quality=11, lgwin=24) if suffix == ".br" else gzip.compress(data, 9, mtime=0)
     target = path.with_name(path.name + suffix)
     if len(packed) < len(data):
-        target.write_bytes(packed)
+        # Whole or not at all: `make test` compresses while its tests run, and a server starting
+        # then (WhiteNoise lists the files once) or the wheel's copy of the pack must never find
+        # half a file. Written beside the pack's directory, not in it, so nothing copies a part.
+        part = path.parent.with_name(path.parent.name + "-parts") / target.name
+        part.parent.mkdir(exist_ok=True)
+        part.write_bytes(packed)
+        os.replace(part, target)
     else:
         target.unlink(missing_ok=True)
 
