@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, Playwright, expect
 
 from tests.browser.conftest import NO_WORKER
+from tests.browser.test_muggins import DEALER_CHOICES
 
 PHONE = {"width": 390, "height": 664}
 NARROW = {"width": 320, "height": 664}
@@ -322,6 +323,7 @@ def test_muggins_cards_are_a_thumb_wide_on_the_first_screen(phones: Callable[...
     phone.tap(page.locator("#decision .mg-chosen a.button").last, f"take back {picks[-1]}", table=False)
     phone.card(picks[-1], "pick", table=False)
     expect(page.locator("#decision .mg-chosen .cardface:not(.mg-empty)")).to_have_count(len(picks))
+    assert page.evaluate(DEALER_CHOICES) == [], f"{locale} {viewport['width']} px: who deals"
     dealer = f"#decision label.choice:has(> input[name='dealer:int'][value='{players - 1}'])"
     phone.tap(page.locator(dealer).last, f"{names[-1]} deals", table=False)     # so Anna starts
     phone.tap(page.locator("#decision button[type=submit]"), "start the game")
