@@ -192,7 +192,10 @@ def document() -> dict[str, Any]:
         "info": {"title": "scorekeeper", "version": "1",
                  "description": "Live score sheets for card games; see docs/api.md. Every game's events and state "
                                 "are described below (components: <Game>Event, <Game>State). A new table's answer "
-                                "links to every call on it (its id, and its owner, write and read tokens)."},
+                                "links to every call on it (its id, and its owner, write and read tokens). Text the "
+                                "server keeps (a name, an event, an import's events) may not hold NUL (U+0000) or an "
+                                "unpaired surrogate (U+D800 to U+DFFF): 400, where a schema below does not say so "
+                                "(no database stores NUL in text; an unpaired surrogate is no Unicode text)."},
         "paths": paths,
         "components": {
             "securitySchemes": {
