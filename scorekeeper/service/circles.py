@@ -322,9 +322,9 @@ def _when(events: Any, last: bool) -> datetime | None:
         return None
 
 
-# Tables written in one transaction. A commit for each table (three, with the table's own) made a
-# 499-table import 3.6 s of a server thread; one for them all would hold SQLite's one write lock as
-# long, with every other table's move waiting on it.
+# How many of an import's tables one transaction writes. A commit for each table (three, with the
+# table's own) made a 499-table import 3.6 s of a server thread; one commit for them all would hold
+# SQLite's only write lock as long, with every other table's move waiting on it.
 IMPORT_BATCH = 25
 
 
