@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.browser.conftest import NO_WORKER
+from tests.browser.spills import SPILLS
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(2)>'
@@ -58,32 +59,8 @@ CHECK = """() => {
       cut.push(node.parentElement.tagName + '.' + node.parentElement.className + ': ' + node.textContent.trim().slice(0, 40));
     }
   }
-  // a control's own text inside the control: a name past its radio's label runs into the next one
-  const spill = [];
-  for (const control of document.querySelectorAll('label, button, a.button, summary')) {
-    if (!control.checkVisibility() || control.closest('.sr-only, .skip')) continue;
-    const box = control.getBoundingClientRect();
-    const texts = document.createTreeWalker(control, NodeFilter.SHOW_TEXT);
-    while (texts.nextNode()) {
-      const node = texts.currentNode;
-      if (!node.textContent.trim()) continue;
-      let right = Infinity, left = -Infinity;  // a box that clips on the way (an ellipsis) shows no more
-      for (let el = node.parentElement; el && control.contains(el); el = el.parentElement) {
-        if (getComputedStyle(el).overflowX !== 'visible') {
-          const clip = el.getBoundingClientRect();
-          right = Math.min(right, clip.right);
-          left = Math.max(left, clip.left);
-        }
-      }
-      const range = document.createRange();
-      range.selectNodeContents(node);
-      if ([...range.getClientRects()].some(r => r.width > 0 && (Math.min(r.right, right) > box.right + 1
-                                                                || Math.max(r.left, left) < box.left - 1))) {
-        spill.push(control.tagName + '.' + control.className + ': ' + control.textContent.trim().slice(0, 40));
-        break;
-      }
-    }
-  }
+  // a control's own words inside it: a name past its radio's label runs into the next one
+  const spill = SPILLS('.sr-only, .skip').map(el => el.tagName + '.' + el.className + ': ' + el.textContent.trim().slice(0, 40));
   return {
     scrollWidth: Math.max(root.scrollWidth, document.body.scrollWidth), width,
     cut: cut.slice(0, 5), spill: spill.slice(0, 5),
@@ -96,6 +73,8 @@ CHECK = """() => {
     isolatesClosed: (document.body.innerText.match(/\\u2069/g) || []).length,
   };
 }"""
+
+CHECK = CHECK.replace("SPILLS", SPILLS)
 
 
 def phone(browser: Browser) -> tuple[Page, list[str]]:

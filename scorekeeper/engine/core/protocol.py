@@ -29,6 +29,7 @@ JSON = dict[str, Any]
 # desk or kept on a phone is refused alike.
 OPTION_RULE = "TABLE-OPTION-1"
 
+
 @quick_init  # every scoring event makes some: the fields stored directly, not through __setattr__
 @dataclass(frozen=True, slots=True)
 class Scored:
@@ -66,26 +67,27 @@ class OptionSpec:
     maximum: int | None = None
 
     def coerce(self, value: Any) -> Any:
+        rule = self.rule or OPTION_RULE
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
-            raise SetupError(self.rule or OPTION_RULE, M("option %(key)s must be true or false, not %(value)s",
-                                          key=repr(self.key), value=repr(value)))
+            raise SetupError(rule, M("option %(key)s must be true or false, not %(value)s",
+                                     key=repr(self.key), value=repr(value)))
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise SetupError(self.rule or OPTION_RULE, M("option %(key)s must be a whole number, not %(value)s",
-                                              key=repr(self.key), value=repr(value)))
+                raise SetupError(rule, M("option %(key)s must be a whole number, not %(value)s",
+                                         key=repr(self.key), value=repr(value)))
             if self.minimum is not None and value < self.minimum:
-                raise SetupError(self.rule or OPTION_RULE, M("option %(key)s must be at least %(minimum)s", key=repr(self.key),
-                                              minimum=self.minimum))
+                raise SetupError(rule, M("option %(key)s must be at least %(minimum)s", key=repr(self.key),
+                                         minimum=self.minimum))
             if self.maximum is not None and value > self.maximum:
-                raise SetupError(self.rule or OPTION_RULE, M("option %(key)s must be at most %(maximum)s", key=repr(self.key),
-                                              maximum=self.maximum))
+                raise SetupError(rule, M("option %(key)s must be at most %(maximum)s", key=repr(self.key),
+                                         maximum=self.maximum))
             return value
         if value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise SetupError(self.rule or OPTION_RULE, M("option %(key)s must be one of %(allowed)s, not %(value)s",
-                                          key=repr(self.key), allowed=allowed, value=repr(value)))
+            raise SetupError(rule, M("option %(key)s must be one of %(allowed)s, not %(value)s",
+                                     key=repr(self.key), allowed=allowed, value=repr(value)))
         return value
 
 
