@@ -159,4 +159,4 @@ def test_a_guest_catches_up_a_guest_keeps_the_table_and_it_goes_to_the_server_on
     finally:
         for context in (page.context for page in (host, anna, bo)):
             context.close()
-        server.stop()
+        server.kill()

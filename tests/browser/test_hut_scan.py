@@ -103,7 +103,7 @@ def test_a_guest_and_the_host_pair_by_scanning_each_others_codes(
         browsers.append(with_camera(playwright, browser_type_launch_args, guest_camera))
         _, guest = phone(browsers[1], playwright, server.base)
     finally:
-        server.stop()  # no server and no internet from here on
+        server.kill()  # no server and no internet from here on (killed: a graceful stop waits 5 s on the phones)
 
     # The guest scans the host's invite: the code lands where a paste would, and is answered.
     guest.goto("/")  # from the service worker's cache

@@ -23,7 +23,7 @@ def test_rule_books_open_offline_in_swedish_and_german(browser: Browser, tmp_pat
         # The worker is active only once its install has cached the whole shell.
         assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
     finally:
-        server.stop()
+        server.kill()  # gone, as at the hut (a graceful stop waits on the page's connections)
 
     page.goto(base + "/rules/kasino?lang=sv#KASINO-TURN-5")
     expect(page.locator("html")).to_have_attribute("lang", "sv")
