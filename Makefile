@@ -132,10 +132,12 @@ lint: $(TESTSTAMP)
 	$(BIN)/mypy --strict scorekeeper/engine scorekeeper/cards.py scorekeeper/schemas scorekeeper/paths.py
 	$(BIN)/lint-imports
 
-# Both cores, every test in one run, the longest first (tests/conftest.py): a browser test fills
-# the time a test without one waits (a server starting, a fuzzer's answers), and no run ends on one
-# core while the other idles. (Two runs, without a browser and then with, once seemed needed: a
-# worker's PostgreSQL stopped beside Chromium. The cause was another pytest session making
+# Three workers on this 2-core machine, every test in one run, the longest first (tests/conftest.py):
+# a browser test fills the time a test without one waits (a server starting, a fuzzer's answers),
+# and a third worker the time both wait on pages, servers and Pyodide starts (the same tests:
+# 884 s on two workers, 795 s on three, 2026-11-28), and no run ends on one core while the other
+# idles. (Two runs, without a browser and then with, once seemed needed: a worker's PostgreSQL
+# stopped beside Chromium. The cause was another pytest session making
 # /tmp/pytest-of-<user> 0700 under it, fixed since.) Each browser worker starts its own server
 # and Chromium; `xdist_group` keeps what must share a worker together. The few tests that assert
 # how fast something happens are marked `quiet` and run alone at the end, so a busy CPU cannot
@@ -155,7 +157,7 @@ test: $(TESTSTAMP)
 	$(MAKE) --no-print-directory lint; linted=$$?; \
 	wait $$built && [ $$linted -eq 0 ]
 	nice -n 19 $(BIN)/python -m scorekeeper.offline.build compress & squeezing=$$!; \
-	$(PYTEST) -n 2 --dist loadgroup -m 'not quiet'; tested=$$?; \
+	$(PYTEST) -n 3 --dist loadgroup -m 'not quiet'; tested=$$?; \
 	wait $$squeezing && [ $$tested -eq 0 ]
 	$(PYTEST) -m quiet tests/browser
 

@@ -195,10 +195,15 @@ def open_phone(database: Any, cookie: Any, host: str, chunked: bool = False, gue
     app = _state["app"]
     _state.setdefault("file", _file())
     with app.app_context():
-        _reopen(_state["empty"])  # no table of an earlier open (tests open again)
         marks.forget_all()
         older = None
-        if database and not _opened_as_marked(database):
+        marked = bool(database) and _opened_as_marked(database)
+        if not marked:
+            # No table of an earlier open (tests open again). A copy this build wrote is opened
+            # once, above: not the empty database first and then the copy, since each opening
+            # writes the file and connects again (a tenth of a restored start's Python).
+            _reopen(_state["empty"])
+        if database and not marked:
             older = sqlite3.connect(":memory:")
             older.deserialize(database)
             if carry.mark_of(older) == carry.schema_mark():
@@ -231,15 +236,13 @@ def _opened_as_marked(database: bytes) -> bool:
     """Open a copy this build's schema wrote straight as the app's database, its mark read from
     the header's bytes. A copy is otherwise opened twice, once only to read its mark: each opening
     copies the whole database (300 kept tables: 14 MB), a tenth of such a start on a slow phone.
-    SQLite confirms the mark once it is open; bytes it cannot read go the way of any other copy."""
+    SQLite confirms the mark once it is open; bytes it cannot read go the way of any other copy
+    (the caller then opens the empty database over them)."""
     from scorekeeper.offline import carry
 
     if not database.startswith(_HEADER) or int.from_bytes(database[_USER_VERSION], "big") != carry.schema_mark():
         return False
-    if carry.mark_of(_reopen(database)) == carry.schema_mark():
-        return True
-    _reopen(_state["empty"])
-    return False
+    return bool(carry.mark_of(_reopen(database)) == carry.schema_mark())
 
 
 class _OwnPragmas(sqlite3.Connection):

@@ -676,6 +676,8 @@ def test_a_copy_this_build_wrote_is_opened_once_not_copied_again_to_read_its_mar
     monkeypatch.setattr(phone.sqlite3, "connect", lambda *a, **k: opened.append(a) or connect(*a, **k))
     on_phone(database, cookie)
     assert (":memory:",) not in opened  # no second copy made only to read the mark
+    # and opened once: not the empty database first and then the copy over it
+    assert [args[0] for args in opened].count(phone._state["file"]) == 1, opened
     assert ask("POST", f"/t/{mulle}/events", {"type": "play", "player:int": "0", "card": "5C"})[0] in (200, 302)
     assert ask("GET", f"/t/{mulle}")[2].count('data-seq="2"') == 1
 
