@@ -260,8 +260,10 @@ def _fits(game: str, event: dict[str, Any]) -> bool:
 def _mode_check(game: str, mode: Any, event: dict[str, Any]) -> None:
     """An import's events are its game's and mode's in the document (a tally sheet takes no card
     play): another mode's event does not fit the body, so it is 400 like any misfit."""
-    if not _schemas_checked() or mode not in ("adjudicate", "tally"):
-        return
+    from scorekeeper.engine import RULES
+
+    if not _schemas_checked() or mode not in ("adjudicate", "tally") or game not in RULES:
+        return  # a game there is none of is refused with its own message where the table is made
     if event.get("type") not in _mode_kinds(game, mode):
         raise MalformedEvent(f"a {mode} table takes no {event.get('type')!r} event", event)
 

@@ -40,6 +40,22 @@ def test_the_same_in_an_import_names_the_event(client) -> None:
     assert answer.json["error"]["message"].startswith("event 1:")
 
 
+def test_an_import_of_a_game_there_is_none_of_is_400_with_events_or_without(client) -> None:
+    """A new seed of the fuzzer (1282789246) found a 500: the events of an unknown game's export
+    were looked up by their game for the mode check. Refused as an export with no events is, by
+    both imports."""
+    export = {"format": "scorekeeper/1", "game": "tresette", "players": ["Anna", "Bo"],
+              "events": [{"event": {"type": "points", "side": 0, "points": 3}}]}
+    for events in (export["events"], [{"event": {"type": "undo"}}, *export["events"]], []):
+        answer = client.post("/api/v1/tables/import", json={**export, "events": events})
+        assert answer.status_code == 400, answer.json
+        assert answer.json["error"]["message"] == "unknown game 'tresette'"
+        circle = {"format": "scorekeeper-circle/1", "name": "Fridays", "tables": [{**export, "events": events}]}
+        answer = client.post("/api/v1/circles/import", json=circle)
+        assert answer.status_code == 400, answer.json
+        assert answer.json["error"]["message"] == "table 1: unknown game 'tresette'"
+
+
 def test_an_event_that_fits_no_schema_stays_400(api: Api) -> None:
     table = api.table(game="scorepad", players=["Anna", "Bo"])
     answer = api.post(table, {"type": "points", "side": "first", "points": 1})
