@@ -143,22 +143,22 @@ lint: $(TESTSTAMP)
 # how fast something happens are marked `quiet` and run alone at the end, so a busy CPU cannot
 # fail them. The 15 slowest tests are listed at the end of each run.
 PYTEST := $(BIN)/python -m pytest --durations=15
+WORKERS := 3
 # Python may keep what it compiled: an environment that says not to (PYTHONDONTWRITEBYTECODE, set
 # on this machine) made each test worker rewrite and compile all 460 test modules anew, 15 s of a
 # core each, every run, and every server a test starts compile the app again.
 unexport PYTHONDONTWRITEBYTECODE
 # Lint runs beside the phone's build (`offline-files`), on the core its single-threaded steps leave
-# idle. Its compression (brotli's best: 90 s of CPU on a clean build, 45 s on both cores) runs
-# beside the tests, at the lowest priority: in the time they leave a core idle (a server starting,
-# a page waiting on its worker), not before them. Each file is written whole or not at all
-# (build.py), and the `quiet` tests wait for it.
+# idle. The build's compression for the download (brotli's best: 90 s of CPU on a clean build) is
+# not run: no test needs a compressed copy (a server sends the file itself when there is none, and
+# `offline-files` drops a changed file's old copies), three workers leave no idle core to do it in
+# (beside the tests at nice 19 it still cost them 60 s), and `make run`, `make serve` and a deploy's
+# build step do it (`offline`). tests/test_offline_build.py checks `compress` on small files.
 test: $(TESTSTAMP)
 	$(MAKE) --no-print-directory offline-files & built=$$!; \
 	$(MAKE) --no-print-directory lint; linted=$$?; \
 	wait $$built && [ $$linted -eq 0 ]
-	nice -n 19 $(BIN)/python -m scorekeeper.offline.build compress & squeezing=$$!; \
-	$(PYTEST) -n 3 --dist loadgroup -m 'not quiet'; tested=$$?; \
-	wait $$squeezing && [ $$tested -eq 0 ]
+	$(PYTEST) -n $(WORKERS) --dist loadgroup -m 'not quiet'
 	$(PYTEST) -m quiet tests/browser
 
 # The loop while you work: lint, types and every test that needs no browser, but for the
