@@ -156,10 +156,10 @@ unexport PYTHONDONTWRITEBYTECODE
 # build step do it (`offline`). tests/test_offline_build.py checks `compress` on small files.
 # After lint, a collection alone writes the bytecode of every test module and what it imports:
 # three workers that start at once each compiled it all otherwise (from a clean clone a worker's
-# collection takes 18 s, 5 s once compiled).
+# collection takes 18 s, 5 s once compiled). Only that: an error in it is the run's to report.
 test: $(TESTSTAMP)
 	$(MAKE) --no-print-directory offline-files & built=$$!; \
-	$(MAKE) --no-print-directory lint && $(BIN)/python -m pytest --collect-only -q >/dev/null; linted=$$?; \
+	$(MAKE) --no-print-directory lint && { $(BIN)/python -m pytest --collect-only -q >/dev/null || true; }; linted=$$?; \
 	wait $$built && [ $$linted -eq 0 ]
 	$(PYTEST) -n $(WORKERS) --dist loadgroup -m 'not quiet'
 	$(PYTEST) -m quiet tests/browser
