@@ -15,7 +15,7 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # No xdist group: under `pytest -n 3` browser tests spread over the workers like the rest, each
+    # No xdist group: under `pytest -n 2` browser tests spread over both workers like the rest, each
     # worker with its own server (a free port, a SQLite file under its own temp folder) and its own
     # Chromium. A test that needs a quiet CPU is marked `quiet` and runs alone afterwards (Makefile).
     here = Path(__file__).parent
