@@ -191,9 +191,9 @@ def _squeeze(path: Path, suffix: str) -> None:
     packed = brotli.compress(data, quality=11, lgwin=24) if suffix == ".br" else gzip.compress(data, 9, mtime=0)
     target = path.with_name(path.name + suffix)
     if len(packed) < len(data):
-        # Whole or not at all: `make test` compresses while its tests run, and a server starting
-        # then (WhiteNoise lists the files once) or the wheel's copy of the pack must never find
-        # half a file. Written beside the pack's directory, not in it, so nothing copies a part.
+        # Whole or not at all: a server starting meanwhile (WhiteNoise lists the files once) or a
+        # wheel's copy of the pack must never find half a file. Written beside the pack's
+        # directory, not in it, so nothing copies a part.
         part = path.parent.with_name(path.parent.name + "-parts") / target.name
         part.parent.mkdir(exist_ok=True)
         part.write_bytes(packed)
@@ -211,9 +211,9 @@ def _stale(out: Path, files: tuple[str, ...]) -> list[tuple[Path, str]]:
 
 def drop_stale(out: Path = OUT, files: tuple[str, ...] = OFFLINE_FILES) -> None:
     """The compressed copies of changed files removed, before any server lists the pack: `make
-    test` compresses while its servers run, and WhiteNoise, which lists a file's copies and their
-    sizes once, sent a copy replaced since with the old length (the phone's download failed). Copies
-    that appear later are not sent by a server already running, which sends the file itself."""
+    test` does not compress, and WhiteNoise would send a changed file's old copy (and once sent a
+    copy replaced since with the old length: the phone's download failed). Copies that appear
+    later are not sent by a server already running, which sends the file itself."""
     for path, suffix in _stale(out, files):
         path.with_name(path.name + suffix).unlink(missing_ok=True)
 
