@@ -11,6 +11,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 
 class Broker:
@@ -102,6 +103,11 @@ class Broker:
             head = self._heads.get(table_id, 0)
             return head if head > after else None
 
+    def watched(self) -> list[str]:
+        """The tables (and circles' channels) with a stream waiting now."""
+        with self._lock:
+            return list(self._waiting)
+
     def waiting(self) -> int:
         """Streams waiting now, over all tables."""
         with self._lock:
@@ -134,6 +140,12 @@ def deleted_message(table_id: str) -> bytes:
     return f"event: deleted\ndata: {{\"table\": \"{table_id}\"}}\n\n".encode()
 
 
+def head_message(seq: int, table_id: str) -> bytes:
+    """The keep-alive of a phone's page: the head it should show. An announcement its page lost
+    (a redraw in flight, a tab asleep) is made good at the next one; ``message`` would redraw."""
+    return f"event: head\ndata: {{\"table\": \"{table_id}\", \"seq\": {seq}}}\n\n".encode()
+
+
 def seats_message(seq: int, table_id: str, seatings: int) -> bytes:
     return f"event: message\ndata: {{\"table\": \"{table_id}\", \"seq\": {seq}, \"seats\": {seatings}}}\n\n".encode()
 
@@ -148,7 +160,8 @@ def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: f
     ``retry_ms``, which frees the connection of a phone that went to sleep without closing it. The
     first ping comes after half to all of ``ping_every``, for the same reason. With ``seats`` (the
     phones' own stream, not the JSON API's) a change of who sits where is announced too, so a
-    phone whose seat was taken over hears it at once. When the server shuts down (a deploy) the
+    phone whose seat was taken over hears it at once, and its keep-alive names the head
+    (``head_message``) where the API's is a comment. When the server shuts down (a deploy) the
     stream's last words are a new ``retry`` of ``retry_ms`` plus up to ``restart_ms``: every phone
     of the server reconnects at once otherwise, and ten thousand phones need seconds to be spread
     over. Bytes, so the response passes them
@@ -178,7 +191,7 @@ def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: f
                 continue
         if new is None:
             if not source.closed and time.monotonic() < deadline:
-                yield b": ping\n\n"
+                yield head_message(last, table_id) if seats else b": ping\n\n"
             continue
         for seq in range(last + 1, new + 1):
             yield sse_message(seq, table_id)
@@ -225,6 +238,9 @@ SEATS = "seats:"
 # Called with a table id when another worker made new codes for it (``<table>:codes``): what this
 # process keeps of the table's tokens must go (service/facts.py registers its cache).
 recoded: list[Callable[[str], None]] = []
+# Called when the listener (re)connects: the NOTIFYs sent while it was away are lost, so whatever
+# this process keeps that they would have corrected must go (service/facts.py: every table's tokens).
+relistened: list[Callable[[], None]] = []
 
 
 def seats_payload(table_id: str, note: str) -> str:
@@ -250,6 +266,34 @@ def deliver(target: Broker, payload: str) -> None:
             forget(table_id)
 
 
+def catch_up(target: Broker, heads: Callable[[list[str]], dict[str, int]]) -> None:
+    """What a listener that was away (its connection dropped, the database restarted) missed,
+    worked out afresh: NOTIFY keeps nothing for a listener not connected. Each table a stream
+    waits on gets its head from ``heads`` (a table it does not return is gone) and its seats
+    redrawn; each circle's pages redraw once; cached tokens are dropped (codes made anew)."""
+    for forget in relistened:
+        forget()
+    keys = target.watched()
+    tables = [key for key in keys if ":" not in key]  # a circle's channel holds a colon, no table id does
+    found = heads(tables) if tables else {}
+    now = int(time.time() * 1000)
+    for key in keys:
+        if key not in tables:
+            target.publish(key, now)
+        elif key in found:
+            target.publish(key, found[key])
+            target.reseat(key)
+        else:
+            target.deleted(key)
+
+
+def _heads_of(conn: Any) -> Callable[[list[str]], dict[str, int]]:
+    def heads(tables: list[str]) -> dict[str, int]:
+        rows = conn.execute("SELECT id, head_seq FROM tables WHERE id = ANY(%s)", (tables,)).fetchall()
+        return {str(table_id): int(seq) for table_id, seq in rows}
+    return heads
+
+
 _listener_started: set[str] = set()
 _listener_lock = threading.Lock()
 
@@ -271,6 +315,7 @@ def start_pg_listener(dsn: str, target: Broker | None = None) -> threading.Threa
             try:
                 with psycopg.connect(dsn, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    catch_up(target, _heads_of(conn))  # listening first: nothing falls between
                     while not target.closed:
                         for note in conn.notifies(timeout=5):
                             deliver(target, note.payload)

@@ -186,7 +186,7 @@
 
 // Every sheet: a move announced while the sheet was
 // being fetched can be lost (htmx queues that refresh on the element the fetch then replaces), so
-// the stream itself is watched: a sheet older than the newest announced move, and not already
+// the stream itself is watched (its notices and its keep-alives, which name the head): a sheet older than the newest announced move, and not already
 // fetching, fetches itself once more.
 (function () {
   "use strict";
@@ -201,13 +201,16 @@
     var source = evt.detail && evt.detail.source;
     if (!source || source.scorekeeperWatched) return;
     source.scorekeeperWatched = true;
-    source.addEventListener("message", function (msg) {
+    function heard(msg) {
       try {
         var seq = JSON.parse(msg.data).seq;
         if (typeof seq === "number" && seq > newest) newest = seq;
       } catch (e) { return; /* not a move notice */ }
       setTimeout(catchUp, 250);
-    });
+    }
+    source.addEventListener("message", heard);
+    // The stream's keep-alive names the head too: a move whose notice this page lost is fetched then.
+    source.addEventListener("head", heard);
   });
   document.addEventListener("htmx:afterSettle", catchUp);
   // The stream's echo of a move this sheet already shows would redraw it and wipe what the player

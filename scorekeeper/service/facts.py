@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from scorekeeper.live import CHANNEL, recoded
+from scorekeeper.live import CHANNEL, recoded, relistened
 from scorekeeper.models import Table
 from scorekeeper.service.tables import get_table
 
@@ -69,6 +69,8 @@ class FactsCache:
 facts_cache = FactsCache()
 # Another worker made new codes for a table (PostgreSQL's NOTIFY): its old tokens open nothing here either.
 recoded.append(facts_cache.forget)
+# Its listener was away and may have missed such news: every table's tokens are read afresh.
+relistened.append(facts_cache.clear)
 
 
 def forget_everywhere(table_id: str, session: Any) -> None:

@@ -88,8 +88,8 @@ def create_table(game: Any, players: Any, mode: Any = "adjudicate", options: Any
     rules = RULES[game]
     for key in PLATFORM_OPTIONS:
         if key in options and not isinstance(options[key], bool):
-            raise TableError(422, "unsupported", f"option {key!r} must be true or false, not {options[key]!r}",
-                             TABLE_OPTION_RULE)
+            raise TableError(422, "unsupported", tr("option %(key)s must be true or false, not %(value)s",
+                                                    key=repr(key), value=repr(options[key])), TABLE_OPTION_RULE)
     try:
         rules.new(names, engine_options(options), mode)
     except (SetupError, RuleViolation) as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from scorekeeper.live import Broker, sse_message, stream
+from scorekeeper.live import Broker, catch_up, head_message, relistened, sse_message, stream
 
 
 def test_wait_returns_newest_seq_or_none_on_timeout() -> None:
@@ -54,3 +54,57 @@ def test_stream_ends_on_close() -> None:
 def _closed(broker: Broker) -> Broker:
     broker.close()
     return broker
+
+
+def test_a_phones_stream_keeps_alive_with_the_head_the_apis_with_a_comment() -> None:
+    """The page's keep-alive names the head, so a page that lost a move's notice fetches it then;
+    it is not a ``message`` (that would redraw every sheet at every keep-alive)."""
+    broker = Broker()
+    page = stream("t", 2, ping_every=0.01, max_seconds=30.0, source=broker, seats=True)
+    assert next(page).startswith(b"retry:")
+    assert next(page) == sse_message(2, "t")
+    broker.publish("t", 3)
+    assert next(page) == sse_message(3, "t")
+    assert next(page) == head_message(3, "t") == b'event: head\ndata: {"table": "t", "seq": 3}\n\n'
+    api = stream("t", 3, ping_every=0.01, max_seconds=30.0, source=broker)
+    assert [next(api) for _ in range(3)][1:] == [sse_message(3, "t"), b": ping\n\n"]
+
+
+def _waiting(broker: Broker, key: str, after: int) -> threading.Thread:
+    thread = threading.Thread(target=broker.wait, args=(key, after, 5), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 5
+    while key not in broker.watched() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return thread
+
+
+def test_a_listener_back_from_a_gap_reads_what_it_missed() -> None:
+    """NOTIFYs sent while the listener was away are lost: at its LISTEN again, every table a stream
+    waits on gets its head afresh (and its seats redrawn), a table gone ends its streams, a circle's
+    pages redraw, and what this process keeps of tokens is dropped."""
+    broker = Broker()
+    forgotten: list[str] = []
+    relistened.append(lambda: forgotten.append("all"))
+    try:
+        moved, gone, circle = (_waiting(broker, "moved", 4), _waiting(broker, "gone", 1),
+                               _waiting(broker, "circle:c", 1000))
+        asked: list[list[str]] = []
+
+        def heads(tables: list[str]) -> dict[str, int]:
+            asked.append(sorted(tables))
+            return {"moved": 6}
+
+        catch_up(broker, heads)
+        for thread in (moved, gone, circle):
+            thread.join(2)
+            assert not thread.is_alive()
+    finally:
+        relistened.pop()
+    assert asked == [["gone", "moved"]]  # a circle's channel is not looked up as a table
+    assert broker.head("moved") == 6 and broker.seatings("moved") == 1
+    assert broker.is_deleted("gone") and not broker.is_deleted("moved")
+    assert broker.head("circle:c") > 1000
+    assert forgotten == ["all"]
+    catch_up(Broker(), heads)  # nobody waiting: nothing to look up
+    assert len(asked) == 1

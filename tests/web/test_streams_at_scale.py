@@ -194,3 +194,48 @@ def test_a_seat_change_crosses_workers_through_notify_and_counts_once(pg_url: st
         time.sleep(0.05)
     assert elsewhere.seatings("t-seat") == 1
     elsewhere.close()
+
+
+@pytest.mark.postgres
+def test_a_listener_cut_off_hears_the_move_it_missed_when_it_is_back(pg_url: str) -> None:
+    """The listener's connection is cut (a database restart, a proxy's idle timeout) and a move is
+    written before it is back: NOTIFY keeps nothing for it, so at its LISTEN again it reads the
+    heads of the tables its phones wait on, and drops the tokens it keeps (codes made meanwhile)."""
+    import threading
+
+    import psycopg
+
+    from scorekeeper import create_app
+    from scorekeeper.live import Broker, start_pg_listener
+    from scorekeeper.service import facts_cache
+    from scorekeeper.service.facts import TableFacts
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": pg_url.replace("postgresql://", "postgresql+psycopg://"),
+                      "TESTING_NO_LISTENER": True, "SECRET_KEY": "t", "RATELIMIT_ENABLED": False})
+    client = app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "scorepad", "players": ["A", "B"]}).json
+    elsewhere = Broker()
+    name = f"cut-{secrets.token_hex(4)}"
+    start_pg_listener(f"{pg_url}?application_name={name}", elsewhere)
+    wait_until_listening(pg_url, name)
+    heard: list[int | None] = []
+    phone = threading.Thread(target=lambda: heard.append(elsewhere.wait(table["id"], 0, 20)), daemon=True)
+    phone.start()
+    while table["id"] not in elsewhere.watched():
+        time.sleep(0.01)
+    facts_cache.put(TableFacts("stale", "scorepad", "tally", {}, ("A", "B"), "w", "r"))
+
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                            "WHERE application_name = %s", (name,)).fetchone()[0] == 1
+        while conn.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
+                           (name,)).fetchone()[0]:
+            time.sleep(0.01)
+    moved = client.post(f"/api/v1/tables/{table['id']}/events", json={"type": "points", "side": 0, "points": 3},
+                        headers={"Authorization": f"Bearer {table['write_token']}"})
+    assert moved.status_code == 201, moved.json
+
+    phone.join(15)
+    elsewhere.close()
+    assert heard == [moved.json["seq"]]
+    assert facts_cache.get("stale") is None

@@ -124,6 +124,12 @@ def test_an_option_the_game_has_not_or_a_value_it_takes_not_is_422_table_option_
     assert "'partnerships'" in unknown["message"] and "teams" in unknown["message"]  # what there is instead
     assert refused("kasino", {"variant": "nope"})["rule"] == "TABLE-OPTION-1"
     assert refused("scorepad", {"review_after_deal": "yes"})["rule"] == "TABLE-OPTION-1"   # the platform's own
+    for lang, said in (("en", "option 'review_after_deal' must be true or false, not 'yes'"),
+                       ("sv", "husregeln 'review_after_deal' måste vara true eller false, inte 'yes'"),
+                       ("de", "die Hausregel 'review_after_deal' muss true oder false sein, nicht 'yes'")):
+        answer = client.post("/api/v1/tables", headers={"Accept-Language": lang},
+                             json={"game": "scorepad", "players": ["Anna", "Bo"], "options": {"review_after_deal": "yes"}})
+        assert error_of(answer)["message"] == said  # in the table's language, as the game's own options
     # A refusal the game's rules name keeps their rule.
     assert refused("kasino", {"drag_misar": True})["rule"] == "KASINO-OPT-DRAG-MISAR"
     # An import reads its options as an opening does (it replays the log before it opens the table).
