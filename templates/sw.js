@@ -206,7 +206,10 @@ async function boot() {
   reading.catch(() => undefined);  // a failed read fails the start below, when it is awaited
   const kept = await storedSnapshot();
   stage("snapshotRead");
-  let py = kept && await startPyodide(kept, wasm).catch(() => dropSnapshot());
+  let py = kept && await startPyodide(kept, wasm).catch((error) => {
+    self.phoneBoot.restoreFailed = String(error);  // taken again below; said for the bench and the tests
+    return dropSnapshot();
+  });
   if (py) {
     stage("pyodide");
     eachFile(kept.files, (name, data) => write(py, "/lib/" + name, data));
