@@ -269,8 +269,11 @@ def deliver(target: Broker, payload: str) -> None:
 def catch_up(target: Broker, heads: Callable[[list[str]], dict[str, int]]) -> None:
     """What a listener that was away (its connection dropped, the database restarted) missed,
     worked out afresh: NOTIFY keeps nothing for a listener not connected. Each table a stream
-    waits on gets its head from ``heads`` (a table it does not return is gone) and its seats
-    redrawn; each circle's pages redraw once; cached tokens are dropped (codes made anew)."""
+    waits on gets its head from ``heads`` (a table it does not return is gone), so only the
+    phones of tables that moved meanwhile fetch a sheet: after a database restart a worker's
+    thousands of phones must not all come at once. A seat taken meanwhile shows at the table's
+    next redraw. Each circle's pages redraw once (standings are cached); cached tokens are
+    dropped (codes made anew)."""
     for forget in relistened:
         forget()
     keys = target.watched()
@@ -282,7 +285,6 @@ def catch_up(target: Broker, heads: Callable[[list[str]], dict[str, int]]) -> No
             target.publish(key, now)
         elif key in found:
             target.publish(key, found[key])
-            target.reseat(key)
         else:
             target.deleted(key)
 
