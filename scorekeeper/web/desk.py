@@ -34,6 +34,8 @@ KIND_LABELS = {"capture": _l("A capture"), "trick": _l("A trick"), "pot": _l("Th
                "placement": _l("A turned card")}
 MOUSEL_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
 MAX_SEATS = {"mulle": 4, "kasino": 4, "mousel": 7, "mulatschak": 6, "muggins": 7}
+# A table's option under the desk form's name for it (Mousel's full pack is the option `52`).
+TABLE_FLAGS = {"52": "pack52"}
 FLAGS = ("strict_value", "misar_maxcount", "fixed", "handtable", "no_stichzwang", "pack36", "pack52",
          "round_largest", "muli_breaker", "stayhome_flat", "stayhome_free", "collapse_cap", "neighbour_only",
          "any_opponent", "knocked")
@@ -185,6 +187,7 @@ def from_table(table_id: str) -> tuple[str, tuple[str, ...], dict[str, Any]] | N
     options = service.engine_options(table.options or {})
     fields: dict[str, Any] = {"players": str(len(table.players))}
     for key, value in options.items():
+        key = TABLE_FLAGS.get(key, key)
         if value is True and key in FLAGS:
             fields[key] = "on"
     if table.game == "kasino":

@@ -15,6 +15,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from scorekeeper import service
 from scorekeeper.cards import NotationError
+from scorekeeper.engine import RULES
 from scorekeeper.engine.analysis.desk import (
     Worked,
     judge_capture,
@@ -29,6 +30,7 @@ from scorekeeper.extensions import csrf
 from scorekeeper.localize import localize, tr
 from scorekeeper.models import Table
 from scorekeeper.service import TableError
+from scorekeeper.service.errors import TABLE_OPTION_RULE
 from scorekeeper.web.desk_texts import line_text, misar_text, review_json, trick_json
 from scorekeeper.web.forms import whole_number
 
@@ -40,6 +42,8 @@ KINDS: dict[str, tuple[str, ...]] = {
     "mulle": ("capture",), "kasino": ("capture",), "mousel": ("trick", "pot"),
     "mulatschak": ("trick", "sheet"), "muggins": ("placement",),
 }
+# The desk's own names for a game's option, taken beside the game's (Mousel's full pack, `52`).
+DESK_OPTIONS: dict[str, tuple[str, ...]] = {"mousel": ("pack52",)}
 REVIEW_OPTION = service.PLATFORM_OPTIONS[0]  # the review waits for the end of the deal
 
 
@@ -53,13 +57,32 @@ def desk_error(exc: Exception) -> TableError:
     raise exc
 
 
+def _known_options(game: str, options: Any) -> None:
+    """A key the game has no option of is refused, as when a table is opened (``TABLE-OPTION-1``):
+    a misspelt house rule would otherwise be ignored and the dispute settled under the other rule.
+    The game's options that do not change a verdict are taken and ignored (a table's dispute
+    sends the table's options whole)."""
+    if not isinstance(options, dict):
+        return  # absent, or not an object: the desk's own reading refuses the latter
+    rules = RULES[game]
+    known = sorted({spec.key for spec in rules.option_specs} | set(DESK_OPTIONS.get(game, ())))
+    for key in options:
+        if key not in known and key != "teams":
+            raise TableError(422, "unsupported", tr("%(game)s has no option %(key)s (options: %(known)s, teams)",
+                                                    game=rules.name, key=repr(key), known=", ".join(known) or "none"),
+                             TABLE_OPTION_RULE)
+
+
 def judge(game: str, body: Mapping[str, Any], names: tuple[str, ...] = ()) -> dict[str, Any]:
     """The desk's answer to ``body`` as JSON, texts in the request's language."""
     if game not in KINDS:
-        raise TableError(404, "not_found", f"the desk knows {', '.join(KINDS)}, not {game!r}")
+        raise TableError(404, "not_found", tr("the desk knows %(games)s, not %(game)s",
+                                              games=", ".join(KINDS), game=repr(game)))
     kind = body.get("kind", KINDS[game][0])
     if kind not in KINDS[game]:
-        raise TableError(400, "bad_request", f"{game} positions are {', '.join(KINDS[game])}, not {kind!r}")
+        raise TableError(400, "bad_request", tr("%(game)s positions are %(kinds)s, not %(kind)s",
+                                                game=RULES[game].name, kinds=", ".join(KINDS[game]), kind=repr(kind)))
+    _known_options(game, body.get("options"))
     try:
         if kind == "trick":
             return {"kind": "trick", **trick_json(judge_trick_json(game, body), names)}
@@ -84,7 +107,7 @@ def judge(game: str, body: Mapping[str, Any], names: tuple[str, ...] = ()) -> di
 def desk(game: str) -> Response:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise TableError(400, "bad_request", "the body must be a JSON object (Content-Type: application/json)")
+        raise TableError(400, "bad_request", tr("the body must be a JSON object (Content-Type: application/json)"))
     return jsonify(judge(game, body))
 
 

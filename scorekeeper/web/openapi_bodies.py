@@ -318,9 +318,17 @@ def _letters(targets: Iterable[str]) -> list[str]:
     return sorted(chr(c) for c in range(0x10000) if chr(c).upper() in wanted)
 
 
-def _bools(*keys: str) -> JSON:
+def _bools(game: str, *keys: str) -> JSON:
+    """The house rules of ``game`` the desk reads (booleans), and every other key the game has an
+    option of, taken and ignored; any other key is 422 ``TABLE-OPTION-1`` (desk_api._known_options)."""
+    from scorekeeper.engine import RULES
+    from scorekeeper.web.desk_api import DESK_OPTIONS
+
+    names = sorted({spec.key for spec in RULES[game].option_specs} | set(DESK_OPTIONS.get(game, ())) | {"teams"})
     return {"type": "object", "properties": {key: {"type": "boolean", "default": False} for key in keys},
-            "description": "the house rules that change the verdict (others are ignored)"}
+            "propertyNames": {"enum": names},
+            "description": "the house rules that change the verdict; the game's other options are taken and "
+                           "ignored, a key it has no option of is 422 TABLE-OPTION-1"}
 
 
 def _seat_list(last: int) -> JSON:
@@ -356,7 +364,7 @@ def _trick(game: str, first: bool) -> JSON:
             "properties": {"player": {"type": "integer", "minimum": 0, "maximum": last}, "card": _card(game)}}
     trump: JSON = {"enum": [*_letters(suits), *([] if game == "mulatschak" else [None])],
                    "description": f"the trump suit, {', '.join(suits)}" + ("" if game == "mulatschak" else " or null")}
-    options = _bools("pack52") if game == "mousel" else _bools("no_stichzwang", "pack36")
+    options = _bools(game, "pack52", "52") if game == "mousel" else _bools(game, "no_stichzwang", "pack36")
     return {"type": "object", "title": f"{game} trick", "required": ["trick", *(["trump"] if game == "mulatschak"
                                                                                else [])],
             "properties": {"kind": _kind(game, "trick", first), "trump": trump,
@@ -387,7 +395,7 @@ def _pot(n: int) -> JSON:
                                       "description": "each seat's tricks (null: folded); as many as seats"},
                            "revokers": _seat_list(n - 1),
                            "last": {"description": "true: the announced last deal (read only with end_lastdeal)"},
-                           "options": _bools("round_largest", "end_lastdeal")},
+                           "options": _bools("mousel", "round_largest", "end_lastdeal")},
             **_when(("options", "end_lastdeal"), True, {"properties": {"last": {"type": "boolean"}}})}
 
 
@@ -406,7 +414,7 @@ def _sheet(n: int) -> JSON:
                                                       "(read only then; any other is 422 MULAT-OPT-MULI-BREAKER)"},
                            "scores": {"type": "array", "minItems": n, "maxItems": n, "items": {"type": "integer"},
                                       "description": "the sheet before this deal, one per seat (default 21 each)"},
-                           "options": _bools("muli_breaker", "stayhome_flat", "stayhome_free", "collapse_cap")}}
+                           "options": _bools("mulatschak", "muli_breaker", "stayhome_flat", "stayhome_free", "collapse_cap")}}
 
 
 def _placement(n: int) -> JSON:
@@ -418,14 +426,14 @@ def _placement(n: int) -> JSON:
                                         "items": {"anyOf": [_card("muggins"), {"type": "null"}]}},
                            "cards": {"type": "array", "minItems": n, "maxItems": n,
                                      "items": {"type": "integer", "minimum": 0}},
-                           "options": _bools("neighbour_only", "any_opponent")}}
+                           "options": _bools("muggins", "neighbour_only", "any_opponent")}}
 
 
 def _capture(game: str) -> JSON:
     if game == "mulle":
-        options = _bools("strict_value")
+        options = _bools(game, "strict_value")
     else:
-        options = _bools("fixed", "handtable")
+        options = _bools(game, "fixed", "handtable")
         options["properties"] |= {"variant": {"enum": ["standard", "misar", "drag"], "default": "standard"},
                                   "drag_misar": {"description": "with variant drag: misär (a boolean)"},
                                   "misar_maxcount": {"description": "in misär: take the most cards (a boolean)"}}

@@ -329,3 +329,43 @@ def test_desk_starts_from_a_trick_table_and_its_house_rules(api: Api) -> None:
     assert 'data-winner="1"' in page  # B's ace wins the trick so far
     pot = api.client.get(f"/desk/?at={table['id']}&kind=pot").get_data(as_text=True)
     assert re.search(r'name="round_largest" checked', pot) and 'name="pot" min="0" value="4"' in pot
+
+
+def test_the_desk_from_a_mousel_table_of_the_full_pack_judges_with_the_full_pack(api: Api) -> None:
+    """The game's option is ``52`` and the desk's form field ``pack52``: a table of six played with
+    the full pack opened the desk on the short pack's ranks (no 2 to 6) and its trick order."""
+    table = api.table(game="mousel", players=["A", "B", "C", "D", "E", "F"], options={"52": True})
+    entered(api, table)
+    page = api.client.get(f"/desk/?at={table['id']}").get_data(as_text=True)
+    assert re.search(r'name="pack52" checked', page)
+    assert 'data-rank="2"' in page or 'value="2S"' in page  # the full pack's ranks to tap
+    # The API takes a table's options as they are, under the game's own key.
+    body = {"kind": "trick", "trump": "H", "trick": [{"player": 0, "card": "6S"}, {"player": 1, "card": "2S"}]}
+    for options in ({"52": True}, {"pack52": True}):
+        judged = api.client.post("/api/v1/desk/mousel", json={**body, "options": options})
+        assert judged.status_code == 200, judged.json
+        assert judged.json["winner"] == 0, judged.json  # 6 beats 2 in the full pack's order
+    short = api.client.post("/api/v1/desk/mousel", json=body)
+    assert short.status_code in (400, 422), short.json  # no 6 or 2 in the short pack
+
+
+def test_the_desk_refuses_a_house_rule_the_game_has_not_in_the_readers_language(api: Api) -> None:
+    """A misspelt house rule would be ignored and the dispute settled under the other rule: 422
+    ``TABLE-OPTION-1``, as when a table is opened. The game's options that change no verdict are
+    taken (a table's dispute sends the table's options whole)."""
+    body = {"kind": "trick", "trump": "L", "trick": [{"player": 0, "card": "AL"}, {"player": 1, "card": "KL"}]}
+    for lang, said in (("en", "Mulatschak has no option 'no_stichzwng'"), ("sv", "Mulatschak har ingen husregel 'no_stichzwng'"),
+                       ("de", "Mulatschak hat keine Hausregel 'no_stichzwng'")):
+        refused = api.client.post("/api/v1/desk/mulatschak", json={**body, "options": {"no_stichzwng": True}},
+                                  headers={"Accept-Language": lang})
+        assert refused.status_code == 422, refused.json
+        assert refused.json["error"]["rule"] == "TABLE-OPTION-1"
+        assert refused.json["error"]["message"].startswith(said), refused.json
+    taken = api.client.post("/api/v1/desk/mulatschak", json={**body, "options": {"no_stichzwang": True, "no_knock": True,
+                                                                                  "teams": None}})
+    assert taken.status_code == 200, taken.json
+    for lang, said in (("sv", "Mulatschak-positioner är"), ("de", "Mulatschak-Stellungen sind")):
+        wrong = api.client.post("/api/v1/desk/mulatschak", json={**body, "kind": "capture"}, headers={"Accept-Language": lang})
+        assert wrong.status_code == 400 and wrong.json["error"]["message"].startswith(said), wrong.json
+    gone = api.client.post("/api/v1/desk/skat", json=body, headers={"Accept-Language": "de"})
+    assert gone.status_code == 404 and gone.json["error"]["message"].startswith("die Schiedsstelle kennt"), gone.json

@@ -79,7 +79,7 @@ def trick_game(game: str, options: Mapping[str, Any] | None = None) -> TrickGame
     """The desk's view of ``game`` under ``options`` (the table's house rules)."""
     options = options or {}
     if game == "mousel":
-        pack52 = _flag(options, "pack52")
+        pack52 = _flag(options, "pack52") or _flag(options, "52")  # the desk's name, or the table's
         order = ORDER_52 if pack52 else ORDER_32
         return TrickGame("mousel", "french", MOUSEL_SUITS, order,
                          Obligations(order, must_follow=True, must_trump=False, must_head=False),
