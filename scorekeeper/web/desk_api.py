@@ -137,10 +137,10 @@ def review_api(table_id: str) -> Response:
     if raw is not None:
         deal = whole_number(raw, digits=5)
         if not deal:
-            raise TableError(400, "bad_request", f"'deal' must be a deal number, not {raw!r}")
+            raise TableError(400, "bad_request", tr("'deal' must be a deal number, not %(value)s", value=repr(raw)))
     result, hidden = table_review(table, deal)
     if deal is not None and deal not in result.deals:
-        raise TableError(404, "not_found", f"table {table.id} has no deal {deal}")
+        raise TableError(404, "not_found", tr("table %(table)s has no deal %(deal)s", table=table.id, deal=deal))
     lines = [] if hidden else [review_json(line, table.game, tuple(table.players)) for line in result.lines]
     return jsonify({"deal": result.deal, "deals": list(result.deals), "over": result.over, "hidden": hidden,
                     "lines": lines})

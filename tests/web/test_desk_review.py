@@ -369,3 +369,15 @@ def test_the_desk_refuses_a_house_rule_the_game_has_not_in_the_readers_language(
         assert wrong.status_code == 400 and wrong.json["error"]["message"].startswith(said), wrong.json
     gone = api.client.post("/api/v1/desk/skat", json=body, headers={"Accept-Language": "de"})
     assert gone.status_code == 404 and gone.json["error"]["message"].startswith("die Schiedsstelle kennt"), gone.json
+
+
+def test_a_review_of_a_deal_there_is_none_of_is_refused_in_the_readers_language(api: Api) -> None:
+    table = mulle_table(api)
+    headers = {"Authorization": f"Bearer {table['read_token']}"}
+    for lang, nothing, bad in (("en", f"table {table['id']} has no deal 7", "'deal' must be a deal number, not 'x'"),
+                               ("sv", f"bordet {table['id']} har ingen giv 7", "'deal' måste vara ett givnummer, inte 'x'"),
+                               ("de", f"Tisch {table['id']} hat kein Spiel 7", "'deal' muss eine Spielnummer sein, nicht 'x'")):
+        missing = api.client.get(f"/api/v1/tables/{table['id']}/review?deal=7", headers={**headers, "Accept-Language": lang})
+        assert missing.status_code == 404 and missing.json["error"]["message"] == nothing, missing.json
+        unread = api.client.get(f"/api/v1/tables/{table['id']}/review?deal=x", headers={**headers, "Accept-Language": lang})
+        assert unread.status_code == 400 and unread.json["error"]["message"] == bad, unread.json
