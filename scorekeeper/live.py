@@ -277,8 +277,8 @@ def catch_up(target: Broker, heads: Callable[[list[str]], dict[str, int]]) -> No
     for forget in relistened:
         forget()
     keys = target.watched()
-    tables = [key for key in keys if ":" not in key]  # a circle's channel holds a colon, no table id does
-    found = heads(tables) if tables else {}
+    tables = {key for key in keys if ":" not in key}  # a circle's channel holds a colon, no table id does
+    found = heads(sorted(tables)) if tables else {}
     now = int(time.time() * 1000)
     for key in keys:
         if key not in tables:
