@@ -598,12 +598,55 @@
     });
   }
 
+  // Online, a copy asks where its table went: a phone may have put it on the server since this one
+  // last paired (its origin finds it there; POST, as the origin is never put in an address).
+  function learnWhere(all) {
+    if (!navigator.onLine) return Promise.resolve(all);
+    return Promise.all(all.map(function (copy) {
+      var origin = copy.log && copy.log.origin;
+      if (copy.movedTo || !origin) return copy;
+      return fetch("/hut/where", { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" },
+                                   body: JSON.stringify({ origin: origin }) })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (found) {
+          if (!found || !found.watch_url) return copy;
+          copy.movedTo = found.watch_url;
+          return stored(function (store) { store.put(copy, copy.table); }, "readwrite").then(function () { return copy; });
+        })
+        .catch(function () { return copy; });  // no answer (offline after all): asked again next time
+    }));
+  }
+
+  // Each copy whose table is on the server, once, until its link is followed.
+  function showMoved(all) {
+    var box = $("#peer-moved");
+    if (!box) return;
+    all.filter(function (c) { return c.movedTo && !c.opened; }).forEach(function (copy) {
+      var line = document.createElement("p");
+      var players = ((copy.log && copy.log.players) || []).join(", ");
+      line.textContent = (box.dataset.moved || "").replace("{players}", players);
+      var link = document.createElement("a");
+      link.href = copy.movedTo;
+      link.textContent = box.dataset.open || "";
+      link.className = "button";  // a thumb's target on a line of its own, as the table's own "Open it on the server"
+      link.dataset.peerMoved = copy.table;
+      var linkLine = document.createElement("p");
+      linkLine.appendChild(link);
+      box.appendChild(line);
+      box.appendChild(linkLine);
+      box.hidden = false;
+    });
+  }
+
   // The home page: a copy kept from an earlier pairing may be kept here too (the host's phone gone).
   document.addEventListener("DOMContentLoaded", function () {
     var box = $("#peer-join");
     if (!box || !window.indexedDB) return;
     stored(function (store) { return store.getAll(); }).then(function (all) {
-      var newest = (all || []).filter(function (c) { return !c.movedTo; }).sort(function (a, b) { return b.at - a.at; })[0];
+      return learnWhere(all || []);
+    }).then(function (all) {
+      showMoved(all);
+      var newest = all.filter(function (c) { return !c.movedTo; }).sort(function (a, b) { return b.at - a.at; })[0];
       if (newest && !host) offerTakeover(box, newest.table);
     }, function () { /* no copies */ });
   });
@@ -613,6 +656,14 @@
     if (!target || !target.closest) return;
     var start = target.closest("[data-peer-start]");
     if (start) { startHost(start.closest("#peer-invite")); return; }
+    var moved = target.closest("[data-peer-moved]");
+    if (moved) {  // said once: the copy is marked seen, then the link is followed
+      event.preventDefault();
+      copyOf(moved.dataset.peerMoved).then(function (copy) {
+        if (copy) { copy.opened = true; return stored(function (store) { store.put(copy, copy.table); }, "readwrite"); }
+      }).catch(function () { /* shown again next time */ }).then(function () { location.assign(moved.href); });
+      return;
+    }
     var takeover = target.closest("#peer-takeover");
     if (takeover) { takeOver(takeover.closest("#peer-join"), takeover); return; }
     var connect = target.closest("[data-peer-connect]");

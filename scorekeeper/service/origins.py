@@ -64,3 +64,17 @@ def imported_before(data: Any, *, fitted: bool = False) -> Table | None:
             record(table, payload, author=author, fitted=fitted)
     db.session.refresh(table)
     return table
+
+
+def where(origin: Any) -> Table:
+    """The table a copy of this origin was put on the server as (a guest's copy learns where its
+    table went, issue 39): 404 when none was, 403 once the owner made new codes, as an import."""
+    if not isinstance(origin, str) or not ORIGIN.fullmatch(origin):
+        raise TableError(400, "bad_request", tr("'origin' must be a table's origin as a phone exports it, not %(given)s",
+                                                given=repr(origin)[:80]))
+    table = db.session.execute(select(Table).where(Table.origin == origin)).scalar_one_or_none()
+    if table is None:
+        raise TableError(404, "not_found", tr("this copy's table is not on the server"))
+    if table.codes:
+        raise TableError(403, "forbidden", tr("this table's codes were made anew: scan its new join code"))
+    return table

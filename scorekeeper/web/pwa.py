@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 
 from scorekeeper import phone_pack
 from scorekeeper.assets import manifest as hashed_assets
+from scorekeeper.extensions import csrf, limiter
 from scorekeeper.paths import STATIC
 from scorekeeper.phone_pack import CHUNK, OFFLINE_FILES
 from scorekeeper.web import asset
@@ -91,6 +92,26 @@ def qr_decoder() -> str:
     if QR_DECODER in hashed_assets() or (STATIC / QR_DECODER).is_file():
         return asset(QR_DECODER)
     return ""
+
+
+@bp.post("/hut/where")
+@csrf.exempt  # no cookie is read: the copy's origin is its own credential
+@limiter.limit("RATE_LIMIT_CREATE")
+def hut_where() -> tuple[Response, int]:
+    """Where a guest's copy of a hut table went (``{"origin": …}``, the copy's): its watch link once
+    a phone put the table on the server, so the copy says so (static/hut.js). A POST: the origin
+    is a bearer secret of every copy and never goes in an address (service/origins.py)."""
+    from flask import jsonify, request
+
+    from scorekeeper.service import TableError, origins
+    from scorekeeper.web.links import watch_url
+
+    body = request.get_json(silent=True)
+    try:
+        table = origins.where(body.get("origin") if isinstance(body, dict) else None)
+    except TableError as exc:  # the page's script reads the answer: JSON, as the API's
+        return jsonify(exc.to_json()), exc.status
+    return jsonify({"id": table.id, "watch_url": watch_url(table)}), 200
 
 
 @bp.get("/offline")

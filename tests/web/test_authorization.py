@@ -38,8 +38,10 @@ ROUTES = {**WRITE_ROUTES, **OWNER_ROUTES}
 # (options) are set only here, when a table is opened or imported; no route changes them later.
 # The dispute desk judges a position sent in the body and touches no table.
 # Leaving a table touches only this phone: its cookie forgets the table, and the seat it held is free.
+# Where a hut copy's table went changes nothing, and answers only its watch link (the copy's origin
+# is its credential: tests/web/test_hut_where.py).
 OPEN_ROUTES = {"/api/v1/tables", "/api/v1/tables/import", "/tables", "/import", "/api/v1/desk/<game>",
-               "/t/<table_id>/leave", "/api/v1/circles", "/api/v1/circles/import", "/circles"}
+               "/t/<table_id>/leave", "/api/v1/circles", "/api/v1/circles/import", "/circles", "/hut/where"}
 # A circle's writes (and keeping a table in one): their matrix is test_circle_authorization.py's.
 CIRCLE_ROUTES = {"/api/v1/circles/<circle_id>/tables", "/api/v1/circles/<circle_id>/codes",
                  "/c/<circle_id>/tables", "/c/<circle_id>/tables/<table_id>/remove", "/c/<circle_id>/aliases",
