@@ -600,21 +600,26 @@
 
   // Online, a copy asks where its table went: a phone may have put it on the server since this one
   // last paired (its origin finds it there; POST, as the origin is never put in an address).
+  // Resolves to the copies found moved now. A hotspot with no internet is "online" too: each ask
+  // gives up after a few seconds, and nothing on the page waits for it.
   function learnWhere(all) {
-    if (!navigator.onLine) return Promise.resolve(all);
+    if (!navigator.onLine || !window.fetch) return Promise.resolve([]);
     return Promise.all(all.map(function (copy) {
       var origin = copy.log && copy.log.origin;
-      if (copy.movedTo || !origin) return copy;
+      if (copy.movedTo || !origin) return null;
+      var stop = window.AbortController ? new AbortController() : null;
+      var timer = stop && setTimeout(function () { stop.abort(); }, 5000);
       return fetch("/hut/where", { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" },
-                                   body: JSON.stringify({ origin: origin }) })
+                                   body: JSON.stringify({ origin: origin }), signal: stop ? stop.signal : undefined })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (found) {
-          if (!found || !found.watch_url) return copy;
+          if (!found || !found.watch_url) return null;
           copy.movedTo = found.watch_url;
           return stored(function (store) { store.put(copy, copy.table); }, "readwrite").then(function () { return copy; });
         })
-        .catch(function () { return copy; });  // no answer (offline after all): asked again next time
-    }));
+        .catch(function () { return null; })  // no answer: asked again next time
+        .then(function (moved) { if (timer) clearTimeout(timer); return moved; });
+    })).then(function (found) { return found.filter(Boolean); });
   }
 
   // Each copy whose table is on the server, once, until its link is followed.
@@ -639,16 +644,30 @@
   }
 
   // The home page: a copy kept from an earlier pairing may be kept here too (the host's phone gone).
+  function offerNewest(box, all) {
+    var newest = all.filter(function (c) { return !c.movedTo; }).sort(function (a, b) { return b.at - a.at; })[0];
+    if (newest && !host) offerTakeover(box, newest.table);
+  }
   document.addEventListener("DOMContentLoaded", function () {
     var box = $("#peer-join");
     if (!box || !window.indexedDB) return;
     stored(function (store) { return store.getAll(); }).then(function (all) {
-      return learnWhere(all || []);
-    }).then(function (all) {
+      all = all || [];
       showMoved(all);
-      var newest = all.filter(function (c) { return !c.movedTo; }).sort(function (a, b) { return b.at - a.at; })[0];
-      if (newest && !host) offerTakeover(box, newest.table);
-    }, function () { /* no copies */ });
+      offerNewest(box, all);
+      return learnWhere(all).then(function (moved) {
+        if (!moved.length) return;
+        showMoved(moved);
+        var button = $("#peer-takeover", box);
+        if (!button) return;
+        if (moved.some(function (c) { return c.table === button.dataset.table; })) {
+          button.hidden = true;  // that table is on the server
+          var why = $("#peer-takeover-why", box);
+          if (why) why.hidden = true;
+        }
+        if (button.hidden) offerNewest(box, all);  // the newest copy not on the server, if any
+      });
+    }).catch(function () { /* no copies */ });
   });
 
   document.addEventListener("click", function (event) {

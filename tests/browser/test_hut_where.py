@@ -79,3 +79,20 @@ def test_a_copy_learns_online_that_its_table_is_on_the_server(browser: Browser, 
     expect(moved).to_be_hidden()  # said once: its link was followed
     assert copy_of(page, "phone-put")["opened"] is True
     context.close()
+
+
+def test_the_offer_to_keep_a_copy_does_not_wait_for_the_server(browser: Browser, live_server: str) -> None:
+    """At a hut the phones share a hotspot with no internet, which a phone counts as online: the
+    question to the server may hang, and "Keep this table here" must not wait for its answer."""
+    context = browser.new_context(viewport={"width": 390, "height": 800}, locale="en-GB", base_url=live_server,
+                                  **NO_WORKER)
+    page = context.new_page()
+    pending: list[Any] = []
+    page.route("**/hut/where", lambda route: pending.append(route))  # never answered: a server out of reach
+    page.goto("/")
+    page.evaluate(SEED, [{"table": "phone-hut", "log": log_of(KEPT + "-hut"), "movedTo": None, "at": 1}])
+    page.reload()
+    expect(page.locator("#peer-takeover")).to_have_attribute("data-table", "phone-hut", timeout=3000)
+    assert pending, "the page asked the server"
+    expect(page.locator("#peer-moved")).to_be_hidden()
+    context.close()
