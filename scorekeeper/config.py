@@ -76,6 +76,9 @@ def from_env(instance: Path) -> dict[str, Any]:
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATE_LIMIT_CREATE": os.environ.get("RATE_LIMIT_CREATE", "30 per hour;5 per minute"),
         "RATE_LIMIT_EVENTS": os.environ.get("RATE_LIMIT_EVENTS", "600 per minute"),
+        # A hut copy asking where its table went (POST /hut/where): a phone asks for its ten
+        # newest copies at most, each once an hour (static/hut.js); a hotspot's phones share an address.
+        "RATE_LIMIT_WHERE": os.environ.get("RATE_LIMIT_WHERE", "600 per hour;60 per minute"),
         "TABLE_EXPIRY_DAYS": int(os.environ.get("TABLE_EXPIRY_DAYS", "30")),
         # A circle (and every table kept in it) is forgotten this long after its last table moved.
         "CIRCLE_EXPIRY_DAYS": int(os.environ.get("CIRCLE_EXPIRY_DAYS", "400")),

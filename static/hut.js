@@ -602,18 +602,28 @@
   // last paired (its origin finds it there; POST, as the origin is never put in an address).
   // Resolves to the copies found moved now. A hotspot with no internet is "online" too: each ask
   // gives up after a few seconds, and nothing on the page waits for it.
+  // Ten copies at most a visit, the newest first, each once an hour (a phone of many evenings).
+  var ASK_AGAIN_MS = 3600 * 1000;
   function learnWhere(all) {
     if (!navigator.onLine || !window.fetch) return Promise.resolve([]);
-    return Promise.all(all.map(function (copy) {
-      var origin = copy.log && copy.log.origin;
-      if (copy.movedTo || !origin) return null;
+    var now = Date.now();
+    var ask = all.filter(function (c) { return !c.movedTo && c.log && c.log.origin && !(now - (c.askedAt || 0) < ASK_AGAIN_MS); })
+      .sort(function (a, b) { return b.at - a.at; }).slice(0, 10);
+    return Promise.all(ask.map(function (copy) {
+      var origin = copy.log.origin;
       var stop = window.AbortController ? new AbortController() : null;
       var timer = stop && setTimeout(function () { stop.abort(); }, 5000);
       return fetch("/hut/where", { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" },
                                    body: JSON.stringify({ origin: origin }), signal: stop ? stop.signal : undefined })
-        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (response) {
+          if (response.status === 404) {  // not there yet: not asked again within the hour
+            copy.askedAt = now;
+            return stored(function (store) { store.put(copy, copy.table); }, "readwrite").then(function () { return null; });
+          }
+          return response.ok ? response.json() : null;
+        })
         .then(function (found) {
-          if (!found || !found.watch_url) return null;
+          if (!found || !/^https?:\/\//.test(found.watch_url || "")) return null;  // a web address, nothing else
           copy.movedTo = found.watch_url;
           return stored(function (store) { store.put(copy, copy.table); }, "readwrite").then(function () { return copy; });
         })
@@ -626,7 +636,7 @@
   function showMoved(all) {
     var box = $("#peer-moved");
     if (!box) return;
-    all.filter(function (c) { return c.movedTo && !c.opened; }).forEach(function (copy) {
+    all.filter(function (c) { return c.movedTo && !c.opened && /^https?:\/\//.test(c.movedTo); }).forEach(function (copy) {
       var line = document.createElement("p");
       var players = ((copy.log && copy.log.players) || []).join(", ");
       line.textContent = (box.dataset.moved || "").replace("{players}", players);

@@ -96,7 +96,7 @@ def qr_decoder() -> str:
 
 @bp.post("/hut/where")
 @csrf.exempt  # no cookie is read: the copy's origin is its own credential
-@limiter.limit("RATE_LIMIT_CREATE")
+@limiter.limit("RATE_LIMIT_WHERE")
 def hut_where() -> tuple[Response, int]:
     """Where a guest's copy of a hut table went (``{"origin": …}``, the copy's): its watch link once
     a phone put the table on the server, so the copy says so (static/hut.js). A POST: the origin

@@ -72,12 +72,17 @@ def test_a_copy_learns_online_that_its_table_is_on_the_server(browser: Browser, 
     expect(page.locator("#peer-takeover")).to_have_attribute("data-table", "phone-kept")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
+    assert copy_of(page, "phone-kept")["askedAt"] > 0
+
     link.click()
     page.wait_for_url(f"**/t/{put['id']}**")  # the watch page (its code goes into the session)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/hut/where") else None)
     page.goto("/")
     expect(page.locator("#peer-takeover")).to_have_attribute("data-table", "phone-kept")
     expect(moved).to_be_hidden()  # said once: its link was followed
     assert copy_of(page, "phone-put")["opened"] is True
+    assert asked == []  # one is on the server, the other was asked within the hour
     context.close()
 
 
