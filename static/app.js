@@ -193,7 +193,10 @@
   var newest = 0;
   function catchUp() {
     var el = document.getElementById("sheet");
-    if (el && window.htmx && Number(el.dataset.seq) < newest && !el.classList.contains("htmx-request")) {
+    // Not while any request is out: this phone's own move is synced on the sheet (`hx-sync`) but
+    // marked on its form, and a refresh queued behind it drew the sheet a second time under the
+    // player's next entry. Its answer brings the sheet up to date, and afterSettle asks again.
+    if (el && window.htmx && Number(el.dataset.seq) < newest && !document.querySelector(".htmx-request")) {
       window.htmx.trigger(el, "refresh");
     }
   }

@@ -616,11 +616,9 @@
       return fetch("/hut/where", { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" },
                                    body: JSON.stringify({ origin: origin }), signal: stop ? stop.signal : undefined })
         .then(function (response) {
-          if (response.status === 404) {  // not there yet: not asked again within the hour
-            copy.askedAt = now;
-            return stored(function (store) { store.put(copy, copy.table); }, "readwrite").then(function () { return null; });
-          }
-          return response.ok ? response.json() : null;
+          if (response.ok) return response.json();
+          copy.askedAt = now;  // not there (404), shut to copies (403), busy: not asked again within the hour
+          return stored(function (store) { store.put(copy, copy.table); }, "readwrite").then(function () { return null; });
         })
         .then(function (found) {
           if (!found || !/^https?:\/\//.test(found.watch_url || "")) return null;  // a web address, nothing else
