@@ -488,7 +488,7 @@
     var started = performance.now();
     hut.role = "guest";
     $("[data-peer-code]", box).hidden = true;  // the answer to an earlier code is no answer to this one
-    $("#peer-takeover", box).hidden = true;
+    withdraw(box);  // paired: the table's phone keeps it
     say(box, "connecting");
     pc.ondatachannel = function (event) {
       var channel = event.channel;
@@ -569,12 +569,28 @@
       button.hidden = false;
       var why = $("#peer-takeover-why", box);
       if (why) why.hidden = false;
+      offerServer(box, table);
     }, function () { /* no copy: nothing to keep */ });
+  }
+
+  // One offer at a time: keeping the table here and putting it on the server exclude each other.
+  function busy(box, on) {
+    Array.prototype.forEach.call(box.querySelectorAll("#peer-takeover, #peer-to-server, [data-peer-put]"), function (el) {
+      el.disabled = on;
+    });
+  }
+
+  // Withdraws both offers for a copy that is on the server now.
+  function withdraw(box) {
+    ["#peer-takeover", "#peer-takeover-why", "#peer-to-server"].forEach(function (sel) {
+      var el = $(sel, box);
+      if (el) el.hidden = true;
+    });
   }
 
   function takeOver(box, button) {
     var table = button.dataset.table;
-    button.disabled = true;
+    busy(box, true);
     say(box, "taking");
     // This phone stops relaying the table: from now on its own app answers it.
     if (relayTimer) { clearInterval(relayTimer); relayTimer = null; }
@@ -593,8 +609,80 @@
       location.assign(kept.url);  // this phone's own table page: it invites the others
     }).catch(function (error) {
       console.warn("hut: not kept here", error);
-      button.disabled = false;
+      busy(box, false);
       say(box, "notKept");
+    });
+  }
+
+  // --- "Put it on the server": online, a guest's copy goes there itself, no table kept first ---
+  // The server's import replays it (a tampered copy is refused with its rule) and keeps one table
+  // per origin (docs/api.md): the first copy there makes it, and the phone that put it there owns
+  // it, as the table's own phone would (templates/sw.js, putOnServer); a copy after it is sent the
+  // table's watch link. Offered only online; a hotspot with no internet is "online" too, so the
+  // ask gives up in time and says so.
+  function offerServer(box, table) {
+    var button = $("#peer-to-server", box);
+    if (!button || !window.fetch) return;
+    button.dataset.table = table;
+    button.hidden = !navigator.onLine;
+  }
+  window.addEventListener("online", function () {
+    var button = $("#peer-to-server");
+    var keep = $("#peer-takeover");
+    if (button && keep && !keep.hidden && button.dataset.table === keep.dataset.table) button.hidden = false;
+  });
+
+  // The owner's own link (`/t/<id>/k/<owner token>`, made as the join link is), or null.
+  function ownerLink(made) {
+    var tail = /\/k\/[^/?#]+$/;
+    if (!made.owner_token || !tail.test(made.join_url || "")) return null;
+    return made.join_url.replace(tail, "/k/" + encodeURIComponent(made.owner_token));
+  }
+
+  function putOnServer(box, button) {
+    var table = button.dataset.table || button.dataset.peerPut;
+    var status = $("[data-peer-status]", box);
+    var stop = window.AbortController ? new AbortController() : null;
+    var timer = null;
+    var copy = null;
+    busy(box, true);
+    say(box, "putting");
+    if (relayTimer) { clearInterval(relayTimer); relayTimer = null; }
+    relaying = null;
+    copyOf(table).then(function (found) {
+      copy = found;
+      if (!copy) throw new Error("no copy");
+      return new Promise(function (resolve) { tellWorker({ hut: "unrelay", table: table }, resolve); setTimeout(resolve, 2000); });
+    }).then(function () {
+      timer = stop && setTimeout(function () { stop.abort(); }, 30000);
+      return fetch("/api/v1/tables/import", {
+        method: "POST", credentials: "omit", signal: stop ? stop.signal : undefined,
+        headers: { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang || "en" },
+        body: JSON.stringify(copy.log) });
+    }).then(function (response) {
+      return response.json().then(function (made) { return { ok: response.ok, made: made || {} }; });
+    }).then(function (got) {
+      if (timer) clearTimeout(timer);
+      var made = got.made;
+      if (!got.ok || !/^https?:\/\//.test(made.watch_url || "")) {
+        var error = made.error || {};
+        var why = (error.message || "") + (error.rule ? " (" + error.rule + ")" : "");
+        if (status) status.textContent = (box.dataset.refused || "").replace("{why}", why);
+        busy(box, false);
+        return;
+      }
+      // Said once, here: the copy knows where its table is and is no longer offered.
+      copy.movedTo = made.watch_url;
+      copy.opened = true;
+      copy.ahead = false;
+      return stored(function (store) { store.put(copy, copy.table); }, "readwrite")
+        .catch(function () { /* on the server all the same */ })
+        .then(function () { location.assign(ownerLink(made) || made.watch_url); });
+    }).catch(function (error) {
+      if (timer) clearTimeout(timer);
+      console.warn("hut: not put on the server", error);
+      busy(box, false);
+      say(box, "offline");
     });
   }
 
@@ -623,6 +711,8 @@
         .then(function (found) {
           if (!found || !/^https?:\/\//.test(found.watch_url || "")) return null;  // a web address, nothing else
           copy.movedTo = found.watch_url;
+          var last = lastOf(copy.log);
+          copy.ahead = Boolean(last && typeof found.seq === "number" && last.seq > found.seq);
           return stored(function (store) { store.put(copy, copy.table); }, "readwrite").then(function () { return copy; });
         })
         .catch(function () { return null; })  // no answer: asked again next time
@@ -630,11 +720,12 @@
     })).then(function (found) { return found.filter(Boolean); });
   }
 
-  // Each copy whose table is on the server, once, until its link is followed.
+  // Each copy whose table is on the server, once, until its link is followed; a copy ahead of the
+  // server's table until it has put its moves there.
   function showMoved(all) {
     var box = $("#peer-moved");
     if (!box) return;
-    all.filter(function (c) { return c.movedTo && !c.opened && /^https?:\/\//.test(c.movedTo); }).forEach(function (copy) {
+    all.filter(function (c) { return c.movedTo && (!c.opened || c.ahead) && /^https?:\/\//.test(c.movedTo); }).forEach(function (copy) {
       var line = document.createElement("p");
       var players = ((copy.log && copy.log.players) || []).join(", ");
       line.textContent = (box.dataset.moved || "").replace("{players}", players);
@@ -645,8 +736,18 @@
       link.dataset.peerMoved = copy.table;
       var linkLine = document.createElement("p");
       linkLine.appendChild(link);
-      box.appendChild(line);
-      box.appendChild(linkLine);
+      var status = $("[data-peer-status]", box);
+      box.insertBefore(line, status);
+      box.insertBefore(linkLine, status);
+      if (copy.ahead) {  // moves the server's table has not: this copy adds them (an import of its origin)
+        line.textContent += " " + (box.dataset.ahead || "");
+        var put = document.createElement("button");
+        put.type = "button";
+        put.textContent = box.dataset.put || "";
+        put.dataset.peerPut = copy.table;
+        linkLine.appendChild(document.createTextNode(" "));
+        linkLine.appendChild(put);
+      }
       box.hidden = false;
     });
   }
@@ -668,11 +769,7 @@
         showMoved(moved);
         var button = $("#peer-takeover", box);
         if (!button) return;
-        if (moved.some(function (c) { return c.table === button.dataset.table; })) {
-          button.hidden = true;  // that table is on the server
-          var why = $("#peer-takeover-why", box);
-          if (why) why.hidden = true;
-        }
+        if (moved.some(function (c) { return c.table === button.dataset.table; })) withdraw(box);  // on the server
         if (button.hidden) offerNewest(box, all);  // the newest copy not on the server, if any
       });
     }).catch(function () { /* no copies */ });
@@ -693,6 +790,8 @@
     }
     var takeover = target.closest("#peer-takeover");
     if (takeover) { takeOver(takeover.closest("#peer-join"), takeover); return; }
+    var server = target.closest("#peer-to-server, [data-peer-put]");
+    if (server) { putOnServer(server.closest("#peer-join, #peer-moved"), server); return; }
     var connect = target.closest("[data-peer-connect]");
     if (!connect) return;
     var box = connect.closest("#peer-invite, #peer-join");

@@ -553,8 +553,17 @@ async function putOnServer(loaded, tableId, headers) {
   } catch (error) {
     // On the server all the same: go there (this phone's copy stays as it was).
   }
+  // This phone opened the table, so on the server it owns it (deletes it, makes new codes): the
+  // owner's own link, once. What the copy keeps is the join link, which it shows to guests.
   // Another copy put it there first: the server gives this one its watch code (docs/api.md).
-  return made.join_url || made.watch_url;
+  return ownerLink(made) || made.join_url || made.watch_url;
+}
+
+// The owner's own link (`/t/<id>/k/<owner token>`, as a join link is made), or null. Its token
+// goes into the session cookie and out of the address bar, as a join link's does.
+function ownerLink(made) {
+  if (!made.owner_token || !made.join_url || !/\/k\/[^/?#]+$/.test(made.join_url)) return null;
+  return made.join_url.replace(/\/k\/[^/?#]+$/, "/k/" + encodeURIComponent(made.owner_token));
 }
 
 // --- The phone's store: the database in pieces, written in one transaction per change ---

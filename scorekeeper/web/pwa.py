@@ -98,8 +98,8 @@ def qr_decoder() -> str:
 @csrf.exempt  # no cookie is read: the copy's origin is its own credential
 @limiter.limit("RATE_LIMIT_WHERE")
 def hut_where() -> tuple[Response, int]:
-    """Where a guest's copy of a hut table went (``{"origin": …}``, the copy's): its watch link once
-    a phone put the table on the server, so the copy says so (static/hut.js). A POST: the origin
+    """Where a guest's copy of a hut table went (``{"origin": …}``, the copy's): its watch link and
+    seq once a phone put the table on the server, so the copy says so (static/hut.js). A POST: the origin
     is a bearer secret of every copy and never goes in an address (service/origins.py)."""
     from flask import jsonify, request
 
@@ -111,7 +111,8 @@ def hut_where() -> tuple[Response, int]:
         table = origins.where(body.get("origin") if isinstance(body, dict) else None)
     except TableError as exc:  # the page's script reads the answer: JSON, as the API's
         return jsonify(exc.to_json()), exc.status
-    return jsonify({"id": table.id, "watch_url": watch_url(table)}), 200
+    # Its seq too: a copy that goes further than the server's table still offers to put its moves there.
+    return jsonify({"id": table.id, "watch_url": watch_url(table), "seq": table.head_seq}), 200
 
 
 @bp.get("/offline")

@@ -197,6 +197,9 @@ def test_a_phone_only_table_plays_offline_survives_a_reload_and_goes_to_the_serv
     assert [e["event"] for e in server_log["events"]] == [e["event"] for e in phone_log["events"]]
     assert (server_log["game"], server_log["players"]) == ("mulle", ["Anna", "Bo"])
     expect(page.locator("#sheet")).to_have_attribute("data-seq", str(len(phone_log["events"])))
+    # The phone that opened the table owns it on the server: it alone may delete it or make new codes.
+    expect(page.locator("#delete-table")).to_be_attached()
+    expect(page.locator("#new-codes")).to_be_attached()
 
     # The phone's copy says it moved and links to the server's table; no second copy is played on.
     server_table = page.url

@@ -19,7 +19,7 @@ def test_a_copys_origin_finds_its_table_on_the_server_and_only_its_watch_link(cl
     assert put.status_code == 201, put.json
     found = client.post("/hut/where", json={"origin": ORIGIN})
     assert found.status_code == 200, found.json
-    assert found.json == {"id": put.json["id"], "watch_url": put.json["watch_url"]}
+    assert found.json == {"id": put.json["id"], "watch_url": put.json["watch_url"], "seq": 1}
     assert put.json["write_token"] not in str(found.json)
 
 
