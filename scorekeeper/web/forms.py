@@ -20,6 +20,7 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from scorekeeper.localize import tr
 from scorekeeper.service import TableError
 from scorekeeper.web import json_input
 
@@ -37,7 +38,8 @@ def event_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
         if path[0] in IGNORED or not name:
             continue
         if len(path) > MAX_PARTS:
-            raise TableError(400, "bad_request", f"the field {name[:40]!r}… has more than {MAX_PARTS} dotted parts")
+            raise TableError(400, "bad_request", tr("the field %(name)s… has more than %(most)d dotted parts",
+                                                    name=repr(name[:40]), most=MAX_PARTS))
         values = form.getlist(raw_key)
         try:
             if kind == "opt" and not any(v.strip() for v in values):
@@ -53,7 +55,7 @@ def event_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
             else:
                 _reach(event, path)
         except ValueError as exc:
-            raise TableError(400, "bad_request", f"the field {name!r}: {exc}") from exc
+            raise TableError(400, "bad_request", tr("the field %(name)s: %(why)s", name=repr(name), why=exc)) from exc
     return event
 
 
@@ -73,13 +75,17 @@ def _reach(root: dict[str, Any], path: list[str]) -> None:
 def _slot(node: Any, key: str) -> tuple[Any, int | str]:
     if isinstance(node, list):
         if whole_number(key, 2) is None or int(key) > MAX_INDEX:
-            raise ValueError(f"{key!r} is not a list index (0–{MAX_INDEX})")
+            raise ValueError(tr("%(key)s is not a list index (0–%(most)d)", key=repr(key), most=MAX_INDEX))
         index = int(key)
         node.extend([None] * (index + 1 - len(node)))
         return node, index
     if not key or (key.isascii() and key.isdigit()):
-        raise ValueError(f"{key!r} is not a field name")
+        raise ValueError(tr("%(key)s is not a field name", key=repr(key)))
     return node, key
+
+
+def _conflict() -> str:
+    return tr("conflicting fields (one name used both as a value and as a group)")
 
 
 def _child(node: Any, key: str, empty: list[Any] | dict[str, Any]) -> Any:
@@ -88,7 +94,7 @@ def _child(node: Any, key: str, empty: list[Any] | dict[str, Any]) -> Any:
     if current is None:
         container[slot] = current = empty
     if type(current) is not type(empty):
-        raise ValueError("conflicting fields (one name used both as a value and as a group)")
+        raise ValueError(_conflict())
     return current
 
 
@@ -96,7 +102,7 @@ def _store(node: Any, key: str, value: Any) -> None:
     container, slot = _slot(node, key)
     current = container[slot] if isinstance(container, list) else container.get(slot)
     if isinstance(current, (list, dict)):
-        raise ValueError("conflicting fields (one name used both as a value and as a group)")
+        raise ValueError(_conflict())
     container[slot] = value
 
 
@@ -106,7 +112,7 @@ def _convert(kind: str, values: list[str]) -> Any:
     value = filled[-1] if filled else ""
     if kind == "int":
         if not re.fullmatch(r"[+-]?\d{1,9}", value):
-            raise ValueError(f"{value!r} is not a whole number")
+            raise ValueError(tr("%(value)s is not a whole number", value=repr(value)))
         return int(value)
     if kind == "bool":
         return value.lower() in {"1", "true", "on", "yes"}
@@ -116,14 +122,14 @@ def _convert(kind: str, values: list[str]) -> Any:
             items.extend(part for part in re.split(r"[\s,;]+", v.strip()) if part)
         return items
     if kind == "intlist":
-        return [int(v) for v in values if v.strip()]
+        return [_convert("int", [v]) for v in values if v.strip()]
     if kind == "json":
         try:
             return json_input.loads(value)
         except json_input.TooDeep as exc:
-            raise ValueError(f"nested more than {json_input.MAX_DEPTH} levels deep") from exc
+            raise ValueError(tr("nested more than %(most)d levels deep", most=json_input.MAX_DEPTH)) from exc
         except ValueError as exc:
-            raise ValueError("not valid JSON") from exc
+            raise ValueError(tr("not valid JSON")) from exc
     return value
 
 

@@ -350,3 +350,24 @@ def test_superscript_digits_in_numbers_of_the_review_desk_and_create_form_are_re
     sqlite_app.config["WTF_CSRF_ENABLED"] = False
     opened = client.post("/tables", data={"game": "scorepad", "players": ["Anna", "Bo"], "seat": "²"})
     assert opened.status_code == 302
+
+
+@pytest.mark.parametrize(("lang", "field", "value", "said"), [
+    ("sv", "side:int", "x", "fältet 'side': 'x' är inget heltal"),
+    ("de", "side:int", "x", "das Feld 'side': 'x' ist keine ganze Zahl"),
+    ("de", "sides.99.cards:int", "1", "das Feld 'sides.99.cards': '99' ist kein Listenindex (0–63)"),
+    ("sv", "data:json", "{", "fältet 'data': inte giltig JSON"),
+    ("de", "seats:intlist", "x", "das Feld 'seats': 'x' ist keine ganze Zahl"),
+    ("sv", "a.b.c.d.e.f.g.h.i", "1", "fältet 'a.b.c.d.e.f.g.h.i'… har fler än 8 punktade delar"),
+])
+def test_a_malformed_form_field_is_refused_in_the_readers_language(sqlite_app: Flask, client: FlaskClient,
+                                                                    lang: str, field: str, value: str, said: str) -> None:
+    """A form's field the page never sends (a hand-made request, an old page's) is refused 400 in
+    the reader's words, as every other refusal is; it was English only."""
+    table = open_table(client)
+    assert client.get(f"/t/{table['id']}/k/{table['write_token']}").status_code == 302
+    posted = client.post(f"/t/{table['id']}/events", data={"type": "points", "points:int": "1", field: value},
+                         headers={"HX-Request": "true", "Accept-Language": lang})
+    assert posted.status_code == 400
+    assert said in posted.get_data(as_text=True).replace("&#39;", "'")
+    assert tables_and_events(sqlite_app) == (1, 1)  # open_table's one move, nothing more
