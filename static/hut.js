@@ -582,7 +582,7 @@
 
   // Withdraws both offers for a copy that is on the server now.
   function withdraw(box) {
-    ["#peer-takeover", "#peer-takeover-why", "#peer-to-server"].forEach(function (sel) {
+    ["#peer-takeover", "#peer-takeover-why", "#peer-to-server", "#peer-forget"].forEach(function (sel) {
       var el = $(sel, box);
       if (el) el.hidden = true;
     });
@@ -752,16 +752,50 @@
     });
   }
 
-  // The home page: a copy kept from an earlier pairing may be kept here too (the host's phone gone).
+  // The home page: a copy kept from an earlier pairing may be kept here too (the host's phone gone),
+  // or removed from the phone.
   function offerNewest(box, all) {
     var newest = all.filter(function (c) { return !c.movedTo; }).sort(function (a, b) { return b.at - a.at; })[0];
-    if (newest && !host) offerTakeover(box, newest.table);
+    if (!newest || host) return;
+    offerTakeover(box, newest.table);
+    var forget = $("#peer-forget", box);
+    if (forget) { forget.dataset.table = newest.table; forget.hidden = false; }
   }
+
+  // A copy whose table is on the server, said and opened there, is only a record of an evening: it
+  // is removed a month after it was last written. A copy not on the server is kept until the
+  // player removes it (#peer-forget): it may be the one left of a table.
+  var KEEP_MOVED_MS = 30 * 24 * 3600 * 1000;
+  function prune(all) {
+    var now = Date.now();
+    var old = all.filter(function (c) { return c.movedTo && c.opened && !c.ahead && now - (c.at || 0) > KEEP_MOVED_MS; });
+    if (!old.length) return Promise.resolve(all);
+    return stored(function (store) { old.forEach(function (c) { store.delete(c.table); }); }, "readwrite")
+      .then(function () { return all.filter(function (c) { return old.indexOf(c) < 0; }); }, function () { return all; });
+  }
+
+  function forget(box, button) {
+    var details = button.closest("#peer-forget");
+    var table = details && details.dataset.table;
+    if (!table) return;
+    button.disabled = true;
+    stored(function (store) { store.delete(table); }, "readwrite").then(function () {
+      withdraw(box);
+      details.open = false;
+      details.hidden = true;
+      return stored(function (store) { return store.getAll(); });
+    }).then(function (all) {
+      offerNewest(box, all || []);  // the next newest copy, if any
+    }).catch(function (error) { console.warn("hut: the copy was not removed", error); })
+      .then(function () { button.disabled = false; });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var box = $("#peer-join");
     if (!box || !window.indexedDB) return;
     stored(function (store) { return store.getAll(); }).then(function (all) {
-      all = all || [];
+      return prune(all || []);
+    }).then(function (all) {
       showMoved(all);
       offerNewest(box, all);
       return learnWhere(all).then(function (moved) {
@@ -790,6 +824,8 @@
     }
     var takeover = target.closest("#peer-takeover");
     if (takeover) { takeOver(takeover.closest("#peer-join"), takeover); return; }
+    var forgetting = target.closest("[data-peer-forget]");
+    if (forgetting) { forget(forgetting.closest("#peer-join"), forgetting); return; }
     var server = target.closest("#peer-to-server, [data-peer-put]");
     if (server) { putOnServer(server.closest("#peer-join, #peer-moved"), server); return; }
     var connect = target.closest("[data-peer-connect]");

@@ -139,3 +139,45 @@ def test_no_answer_from_the_server_says_so_and_the_copy_stays(browser: Browser, 
     expect(page.locator("#peer-takeover")).to_be_enabled()
     assert copy_of(page, "phone-hut")["movedTo"] is None
     page.context.close()
+
+
+def test_old_copies_of_tables_on_the_server_go_and_a_copy_may_be_removed(browser: Browser, live_server: str) -> None:
+    """Copies were never removed. A copy whose table is on the server, said and opened, goes a month
+    after it was last written; one the phone has moves for, or one not on the server, stays until
+    the player removes it ("Remove this copy from the phone", asked once)."""
+    day = 24 * 3600 * 1000
+    now = int(time.time() * 1000)
+    there = "http://example.invalid/t/x/k/y"
+    context = browser.new_context(viewport={"width": 320, "height": 664}, locale="de-DE", base_url=live_server,
+                                  **NO_WORKER)
+    page = context.new_page()
+    page.route("**/hut/where", lambda route: route.fulfill(status=404, json={}))  # nothing more is learnt
+    page.goto("/")
+    page.evaluate(SEED, [
+        {"table": "old-opened", "log": log_of(1, origin=ORIGIN + "-a"), "movedTo": there, "opened": True, "at": now - 31 * day},
+        {"table": "new-opened", "log": log_of(1, origin=ORIGIN + "-b"), "movedTo": there, "opened": True, "at": now - day},
+        {"table": "old-ahead", "log": log_of(1, 2, origin=ORIGIN + "-c"), "movedTo": there, "opened": True, "ahead": True,
+         "at": now - 40 * day},
+        {"table": "old-here", "log": log_of(1, origin=ORIGIN + "-d"), "movedTo": None, "at": now - 90 * day},
+        {"table": "older-here", "log": log_of(1, origin=ORIGIN + "-e"), "movedTo": None, "at": now - 100 * day},
+    ])
+    page.reload()
+    join = page.locator("#peer-join")
+    join.locator("> summary").click()
+    expect(page.locator("#peer-takeover")).to_have_attribute("data-table", "old-here")
+    assert copy_of(page, "old-opened") is None  # said, opened, on the server a month: gone
+    for kept in ("new-opened", "old-ahead", "old-here", "older-here"):
+        assert copy_of(page, kept) is not None, kept
+
+    forget = page.locator("#peer-forget")
+    expect(forget).to_be_visible()
+    forget.locator("summary").click()
+    expect(forget).to_contain_text("Die Kopie des Tisches von diesem Handy entfernen?")
+    remove = forget.get_by_role("button", name="Kopie entfernen")
+    assert (remove.bounding_box() or {"height": 0})["height"] >= 44
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    remove.click()
+    # The next copy is offered in its place.
+    expect(page.locator("#peer-takeover")).to_have_attribute("data-table", "older-here")
+    assert copy_of(page, "old-here") is None and copy_of(page, "older-here") is not None
+    context.close()
