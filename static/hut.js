@@ -580,7 +580,7 @@
     });
   }
 
-  // Withdraws both offers for a copy that is on the server now.
+  // Withdraws what is offered for a copy (on the server now, removed, or its table's phone paired).
   function withdraw(box) {
     ["#peer-takeover", "#peer-takeover-why", "#peer-to-server", "#peer-forget"].forEach(function (sel) {
       var el = $(sel, box);
@@ -647,13 +647,9 @@
     var copy = null;
     busy(box, true);
     say(box, "putting");
-    if (relayTimer) { clearInterval(relayTimer); relayTimer = null; }
-    relaying = null;
     copyOf(table).then(function (found) {
       copy = found;
       if (!copy) throw new Error("no copy");
-      return new Promise(function (resolve) { tellWorker({ hut: "unrelay", table: table }, resolve); setTimeout(resolve, 2000); });
-    }).then(function () {
       timer = stop && setTimeout(function () { stop.abort(); }, 30000);
       return fetch("/api/v1/tables/import", {
         method: "POST", credentials: "omit", signal: stop ? stop.signal : undefined,
@@ -671,13 +667,17 @@
         busy(box, false);
         return;
       }
-      // Said once, here: the copy knows where its table is and is no longer offered.
+      // Said once, here: the copy knows where its table is and is no longer offered. This page
+      // relays the table no more (a refused copy left the relay as it was: the guest may pair again).
       copy.movedTo = made.watch_url;
       copy.opened = true;
       copy.ahead = false;
-      return stored(function (store) { store.put(copy, copy.table); }, "readwrite")
-        .catch(function () { /* on the server all the same */ })
-        .then(function () { location.assign(ownerLink(made) || made.watch_url); });
+      if (relayTimer) { clearInterval(relayTimer); relayTimer = null; }
+      relaying = null;
+      return Promise.all([
+        new Promise(function (resolve) { tellWorker({ hut: "unrelay", table: table }, resolve); setTimeout(resolve, 2000); }),
+        stored(function (store) { store.put(copy, copy.table); }, "readwrite").catch(function () { /* on the server all the same */ }),
+      ]).then(function () { location.assign(ownerLink(made) || made.watch_url); });
     }).catch(function (error) {
       if (timer) clearTimeout(timer);
       console.warn("hut: not put on the server", error);
