@@ -672,6 +672,7 @@
       copy.movedTo = made.watch_url;
       copy.opened = true;
       copy.ahead = false;
+      copy.notThere = false;
       if (relayTimer) { clearInterval(relayTimer); relayTimer = null; }
       relaying = null;
       return Promise.all([
@@ -706,11 +707,13 @@
         .then(function (response) {
           if (response.ok) return response.json();
           copy.askedAt = now;  // not there (404), shut to copies (403), busy: not asked again within the hour
+          if (response.status === 404) copy.notThere = true;  // the server answered: on no server yet
           return stored(function (store) { store.put(copy, copy.table); }, "readwrite").then(function () { return null; });
         })
         .then(function (found) {
           if (!found || !/^https?:\/\//.test(found.watch_url || "")) return null;  // a web address, nothing else
           copy.movedTo = found.watch_url;
+          copy.notThere = false;
           var last = lastOf(copy.log);
           copy.ahead = Boolean(last && typeof found.seq === "number" && last.seq > found.seq);
           return stored(function (store) { store.put(copy, copy.table); }, "readwrite").then(function () { return copy; });
@@ -752,6 +755,28 @@
     });
   }
 
+  // Online, the newest copy the server said it has not (404) is offered to put there, in sight:
+  // back home a guest does not look under "Join a table nearby (no internet)".
+  function showHere(all) {
+    var box = $("#peer-here");
+    if (!box) return;
+    var status = $("[data-peer-status]", box);
+    Array.prototype.slice.call(box.children).forEach(function (el) { if (el !== status) box.removeChild(el); });
+    var newest = all.filter(function (c) { return !c.movedTo && c.notThere; }).sort(function (a, b) { return b.at - a.at; })[0];
+    box.hidden = !newest || !navigator.onLine;
+    if (box.hidden) return;
+    var line = document.createElement("p");
+    line.textContent = (box.dataset.here || "").replace("{players}", ((newest.log && newest.log.players) || []).join(", "));
+    var put = document.createElement("button");
+    put.type = "button";
+    put.textContent = box.dataset.put || "";
+    put.dataset.peerPut = newest.table;
+    var putLine = document.createElement("p");
+    putLine.appendChild(put);
+    box.insertBefore(line, status);
+    box.insertBefore(putLine, status);
+  }
+
   // The home page: a copy kept from an earlier pairing may be kept here too (the host's phone gone),
   // or removed from the phone.
   function offerNewest(box, all) {
@@ -786,6 +811,7 @@
       return stored(function (store) { return store.getAll(); });
     }).then(function (all) {
       offerNewest(box, all || []);  // the next newest copy, if any
+      showHere(all || []);
     }).catch(function (error) { console.warn("hut: the copy was not removed", error); })
       .then(function () { button.disabled = false; });
   }
@@ -797,8 +823,10 @@
       return prune(all || []);
     }).then(function (all) {
       showMoved(all);
+      showHere(all);
       offerNewest(box, all);
       return learnWhere(all).then(function (moved) {
+        showHere(all);  // the answers update the copies in place
         if (!moved.length) return;
         showMoved(moved);
         var button = $("#peer-takeover", box);
@@ -827,7 +855,7 @@
     var forgetting = target.closest("[data-peer-forget]");
     if (forgetting) { forget(forgetting.closest("#peer-join"), forgetting); return; }
     var server = target.closest("#peer-to-server, [data-peer-put]");
-    if (server) { putOnServer(server.closest("#peer-join, #peer-moved"), server); return; }
+    if (server) { putOnServer(server.closest("#peer-join, #peer-moved, #peer-here"), server); return; }
     var connect = target.closest("[data-peer-connect]");
     if (!connect) return;
     var box = connect.closest("#peer-invite, #peer-join");

@@ -181,3 +181,30 @@ def test_old_copies_of_tables_on_the_server_go_and_a_copy_may_be_removed(browser
     expect(page.locator("#peer-takeover")).to_have_attribute("data-table", "older-here")
     assert copy_of(page, "old-here") is None and copy_of(page, "older-here") is not None
     context.close()
+
+
+def test_a_copy_the_server_has_not_is_offered_in_sight(browser: Browser, live_server: str) -> None:
+    """Back home a guest does not look under "Join a table nearby (no internet)": once the server
+    says it has not the newest copy's table (404), the home page offers it in sight, and that
+    copy goes there as from the join bar."""
+    origin = ORIGIN + "-in-sight"
+    context = browser.new_context(viewport={"width": 320, "height": 664}, locale="sv-SE", base_url=live_server,
+                                  **NO_WORKER)
+    page = context.new_page()
+    page.goto("/")
+    page.evaluate(SEED, [{"table": "phone-hut", "log": log_of(2, 5, origin=origin), "movedTo": None,
+                          "at": int(time.time() * 1000)}])
+    page.reload()
+    here = page.locator("#peer-here")
+    expect(here).to_contain_text("Den här telefonen har en kopia av bordet med Anna, Bo, som inte finns på någon server än.")
+    put = here.locator("[data-peer-put='phone-hut']")
+    assert (put.bounding_box() or {"height": 0})["height"] >= 44
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert copy_of(page, "phone-hut")["notThere"] is True
+    put.click()
+    page.wait_for_url(lambda u: "/t/" in u and "/k/" not in u)
+    expect(page.locator("#delete-table")).to_be_attached()  # it put it there: it owns it
+    assert on_the_server(copy_of(page, "phone-hut")["movedTo"])["seq"] == 2
+    page.goto("/")
+    expect(here).to_be_hidden()  # there now, and said
+    context.close()
