@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import copy as copying
 import json
+import sqlite3
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Playwright, expect
 
-from tests.browser.conftest import NO_WORKER
+from tests.browser.conftest import NO_WORKER, SERVER_ENV
 from tests.browser.test_hut import pytestmark  # noqa: F401 - the home page offers the hut only with the phone's files
 from tests.browser.test_hut_where import SEED, copy_of
 
@@ -208,3 +210,62 @@ def test_a_copy_the_server_has_not_is_offered_in_sight(browser: Browser, live_se
     page.goto("/")
     expect(here).to_be_hidden()  # there now, and said
     context.close()
+
+
+def test_a_guest_whose_table_phone_is_gone_puts_its_copy_on_the_server_from_the_bar(
+        browser: Browser, playwright: Playwright, tmp_path: Path) -> None:
+    """The whole way, with the hut's real phones: a guest paired with the table's phone, a move,
+    the table's phone gone. While the server is still out of reach the guest's "Put this copy on the
+    server" says so and keeps the copy; back online the same button puts it there, the guest owns
+    it, and the server's log is the one the phones played."""
+    from tests.browser.test_hut import (
+        START,
+        open_on_the_phone,
+        pair,
+        phones_with_no_server,
+        tap_card,
+    )
+    from tests.servers import Server
+
+    db_file = tmp_path / "hut.sqlite"
+    server, (host, anna) = phones_with_no_server(browser, playwright, db_file, count=2)
+    table = open_on_the_phone(host, "mulle", ("Anna", "Bo"), watch=True)
+    expect(host.frame_locator("#hut-frame").locator("#sheet")).to_be_attached()
+    on_anna, _ = pair(host, anna)
+    on_anna.get_by_label("Dealer").select_option("1")
+    for card in ("5D", "9C", "4H", "AS"):
+        on_anna.locator(f"form.deal [data-rank='{card[:-1]}']").first.click()
+        on_anna.locator(f"form.deal [data-card='{card}']").first.click()
+    on_anna.get_by_role("button", name="Start the deal").click()
+    tap_card(on_anna, "5C")
+    on_anna.locator("#confirm-move").click()
+    expect(on_anna.locator("#last-move")).to_contain_text("5♣")
+    log = json.loads(host.evaluate("(p) => fetch(p).then((r) => r.text())", f"/phone/t/{table}/export.json"))
+    deadline = time.monotonic() + 15
+    while (copy_of(anna, table) or {"log": {"events": []}})["log"]["events"] != log["events"]:
+        assert time.monotonic() < deadline, "the guest's copy is the host's log"
+        time.sleep(0.1)
+
+    host.close()  # its battery
+    bar = anna.locator("#peer-join")
+    expect(bar.locator("[data-peer-status]")).to_contain_text("gone", timeout=60_000)
+    put = bar.locator("#peer-to-server")
+    expect(put).to_be_visible()  # the phone counts as online: a hotspot with no internet does
+    put.click()
+    expect(bar.locator("[data-peer-status]")).to_have_text(
+        "No connection to the server: try again when there is a signal.", timeout=45_000)
+    assert copy_of(anna, table)["movedTo"] is None
+
+    server = Server(f"sqlite:///{db_file}", port=server.port, **SERVER_ENV)
+    try:
+        put.click()
+        anna.wait_for_url(lambda u: "/phone/" not in u and "/t/" in u and "/k/" not in u, timeout=START)
+        expect(anna.locator("#delete-table")).to_be_attached()  # the guest put it there: it owns it
+        server_id = anna.url.rsplit("/", 1)[1]
+        with sqlite3.connect(db_file) as db:
+            read_token = db.execute("SELECT read_token FROM tables WHERE id = ?", (server_id,)).fetchone()[0]
+        events = server.request("GET", f"/api/v1/tables/{server_id}/events", token=read_token)
+        assert [e["event"] for e in events[1]["events"]] == [e["event"] for e in log["events"]]
+    finally:
+        anna.context.close()
+        server.kill()
