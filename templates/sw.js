@@ -106,10 +106,25 @@ self.addEventListener("fetch", (event) => {
 
 function staticFile(request) {
   return caches.match(request).then((hit) => hit || fetch(request).then((response) => {
+    if (!response.ok) return thisBuilds(request.url).then((mine) => mine || response);
     const copy = response.clone();
     caches.open(CACHE).then((cache) => cache.put(request, copy));
     return response;
-  }));
+  }, (error) => thisBuilds(request.url).then((mine) => mine || Promise.reject(error))));
+}
+
+// A page of another build names that build's hashed files: a hut table's phone that updated since
+// this phone last did (static/hut.js relays its pages here), with no server to fetch them from, or
+// a server that has moved on. This phone then answers with its own build's file of the same name —
+// two builds' pages differ little, and a page without its style and script is not usable.
+const HASHED = /^\/static\/dist\/(.+)\.[0-9a-f]{12}\.([a-z0-9]+)$/;
+function thisBuilds(address) {
+  const wanted = new URL(address).pathname.match(HASHED);
+  const mine = wanted && SHELL.find((path) => {
+    const named = path.match(HASHED);
+    return named && named[1] === wanted[1] && named[2] === wanted[2];
+  });
+  return mine ? caches.match(mine).then((hit) => hit || null) : Promise.resolve(null);
 }
 
 // Offline, a table's link to its rule book (?table=…&lang=sv) opens the cached book in that language.
