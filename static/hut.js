@@ -816,15 +816,19 @@
       .then(function () { button.disabled = false; });
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
+  document.addEventListener("DOMContentLoaded", function () { homeCopies(true); });
+  // Opened with no signal (at the hut) and online since: the copies ask now, not at the next visit.
+  window.addEventListener("online", function () { homeCopies(false); });
+
+  function homeCopies(first) {
     var box = $("#peer-join");
-    if (!box || !window.indexedDB) return;
+    if (!box || !window.indexedDB || host || $("#hut-frame")) return;  // not while a table is relayed
     stored(function (store) { return store.getAll(); }).then(function (all) {
-      return prune(all || []);
+      return first ? prune(all || []) : all || [];
     }).then(function (all) {
-      showMoved(all);
+      if (first) showMoved(all);
       showHere(all);
-      offerNewest(box, all);
+      if (first) offerNewest(box, all);
       return learnWhere(all).then(function (moved) {
         showHere(all);  // the answers update the copies in place
         if (!moved.length) return;
@@ -835,7 +839,7 @@
         if (button.hidden) offerNewest(box, all);  // the newest copy not on the server, if any
       });
     }).catch(function () { /* no copies */ });
-  });
+  }
 
   document.addEventListener("click", function (event) {
     var target = event.target;

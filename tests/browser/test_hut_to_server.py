@@ -269,3 +269,25 @@ def test_a_guest_whose_table_phone_is_gone_puts_its_copy_on_the_server_from_the_
     finally:
         anna.context.close()
         server.kill()
+
+
+def test_a_home_page_opened_with_no_signal_asks_once_the_signal_is_back(browser: Browser, live_server: str) -> None:
+    """At the hut the home page opens from the phone's cache with no signal, and its copies ask
+    nothing. When the signal comes back, they ask then, not at the next visit."""
+    context = browser.new_context(viewport={"width": 390, "height": 800}, locale="en-GB", base_url=live_server)
+    page = context.new_page()
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("data-offline-ready", "1", timeout=240_000)
+    page.evaluate(SEED, [{"table": "phone-hut", "log": log_of(4, origin=ORIGIN + "-signal"), "movedTo": None,
+                          "at": int(time.time() * 1000)}])
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/hut/where") else None)
+    context.set_offline(True)
+    page.reload()  # the home page from the worker's cache
+    expect(page.locator("#peer-takeover")).to_have_attribute("data-table", "phone-hut")
+    expect(page.locator("#peer-here")).to_be_hidden()
+    assert asked == []
+    context.set_offline(False)
+    expect(page.locator("#peer-here")).to_contain_text("This phone has a copy of the table of Anna, Bo")
+    assert len(asked) == 1
+    context.close()
