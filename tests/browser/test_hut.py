@@ -87,6 +87,16 @@ def everyone_at(frames: dict[str, FrameLocator], target: int, since: float) -> N
         time.sleep(0.02)
 
 
+def deal_mulle(frame: FrameLocator, dealer: str = "1", table: tuple[str, ...] = ("5D", "9C", "4H", "AS")) -> None:
+    """The deal's form of a Mulle table, through a phone's frame: the dealer, the cards laid on the
+    table (the chooser: the rank, then the card), then started."""
+    frame.get_by_label("Dealer").select_option(dealer)
+    for code in table:
+        frame.locator(f"form.deal [data-rank='{code[:-1]}']").first.click()
+        frame.locator(f"form.deal [data-card='{code}']").first.click()
+    frame.get_by_role("button", name="Start the deal").click()
+
+
 def tap_card(frame: FrameLocator, code: str) -> None:
     frame.locator(f"#card-chooser [data-rank='{code[:-1]}']").click()
     frame.locator(f"#card-chooser [data-card='{code}']").click()
@@ -147,11 +157,7 @@ def test_three_phones_play_one_sheet_with_no_server(browser: Browser, playwright
     # posted and redirected, relayed) and trails. Bo's phone keeps score without a seat.
     on_anna.locator(".seats").get_by_role("button", name="Anna", exact=True).click()
     expect(on_anna.locator(".table-head .meta")).to_contain_text("You are Anna")
-    on_anna.get_by_label("Dealer").select_option("1")
-    for code in ("5D", "9C", "4H", "AS"):
-        on_anna.locator(f"form.deal [data-rank='{code[:-1]}']").first.click()
-        on_anna.locator(f"form.deal [data-card='{code}']").first.click()
-    on_anna.get_by_role("button", name="Start the deal").click()
+    deal_mulle(on_anna)
     expect(on_anna.get_by_text("Your turn, Anna!")).to_be_visible()
     tap_card(on_anna, "5C")
     expect(on_anna.locator("form.move .preview")).to_contain_text("trail")

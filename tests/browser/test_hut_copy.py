@@ -18,6 +18,7 @@ from tests.browser.conftest import SERVER_ENV
 from tests.browser.test_hut import (  # noqa: F401 - the same skip
     START,
     code_of,
+    deal_mulle,
     open_on_the_phone,
     pair,
     phone,
@@ -77,11 +78,7 @@ def test_a_guest_catches_up_a_guest_keeps_the_table_and_it_goes_to_the_server_on
     on_bo, code = pair(host, bo, after=code)
 
     # Anna deals and trails: every guest's copy is the host's log.
-    on_anna.get_by_label("Dealer").select_option("1")
-    for card in ("5D", "9C", "4H", "AS"):
-        on_anna.locator(f"form.deal [data-rank='{card[:-1]}']").first.click()
-        on_anna.locator(f"form.deal [data-card='{card}']").first.click()
-    on_anna.get_by_role("button", name="Start the deal").click()
+    deal_mulle(on_anna)
     tap_card(on_anna, "5C")
     on_anna.locator("#confirm-move").click()
     expect(on_bo.get_by_text("Bo to play")).to_be_visible()

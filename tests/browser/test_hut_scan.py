@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Locator, Page, Playwright, expect
 from scorekeeper.offline.build import OUT, version
 from scorekeeper.paths import STATIC
 from tests.browser.conftest import CHROMIUM, IN_CI, SERVER_ENV
-from tests.browser.test_hut import START, code_of, phone, seq, tap_card
+from tests.browser.test_hut import START, code_of, deal_mulle, phone, seq, tap_card
 
 pytestmark = pytest.mark.skipif(
     not (STATIC / "vendor" / "jsQR.js").is_file() and not IN_CI,
@@ -131,11 +131,7 @@ def test_a_guest_and_the_host_pair_by_scanning_each_others_codes(
     assert on_guest.locator("a[href*='/history']").first.get_attribute("href") == f"/phone/t/{table}/history"
 
     # One sheet: the guest deals and trails, and the host's sheet follows.
-    on_guest.get_by_label("Dealer").select_option("1")
-    for code in ("5D", "9C", "4H", "AS"):
-        on_guest.locator(f"form.deal [data-rank='{code[:-1]}']").first.click()
-        on_guest.locator(f"form.deal [data-card='{code}']").first.click()
-    on_guest.get_by_role("button", name="Start the deal").click()
+    deal_mulle(on_guest)
     tap_card(on_guest, "5C")
     dealt = seq(on_guest)
     on_guest.locator("#confirm-move").click()

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, FrameLocator, Locator, Playwright, expe
 
 from tests.browser.test_hut import (  # noqa: F401 - the same skip
     START,
+    deal_mulle,
     open_on_the_phone,
     pair,
     phone,
@@ -54,11 +55,7 @@ def test_each_guest_holds_its_own_seat(browser: Browser, playwright: Playwright,
     expect(on_bo.locator("#seat-list li").nth(1)).to_contain_text("this phone")
 
     # Bo's phone deals (Anna deals: Bo plays first) and its own turn is named as its own.
-    on_bo.get_by_label("Dealer").select_option("0")
-    for code in ("5D", "9C", "4H", "AS", "7S"):
-        on_bo.locator(f"form.deal [data-rank='{code[:-1]}']").first.click()
-        on_bo.locator(f"form.deal [data-card='{code}']").first.click()
-    on_bo.get_by_role("button", name="Start the deal").click()
+    deal_mulle(on_bo, "0", table=("5D", "9C", "4H", "AS", "7S"))
     expect(on_bo.get_by_text("Your turn, Bo!")).to_be_visible()
     expect(mine.get_by_text("Bo to play")).to_be_visible()
     expect(on_cilla.get_by_text("Bo to play")).to_be_visible()

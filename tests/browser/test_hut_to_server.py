@@ -220,11 +220,13 @@ def test_a_guest_whose_table_phone_is_gone_puts_its_copy_on_the_server_from_the_
     it, and the server's log is the one the phones played."""
     from tests.browser.test_hut import (
         START,
+        deal_mulle,
         open_on_the_phone,
         pair,
         phones_with_no_server,
         tap_card,
     )
+    from tests.browser.test_hut_copy import copied, exported
     from tests.servers import Server
 
     db_file = tmp_path / "hut.sqlite"
@@ -232,19 +234,12 @@ def test_a_guest_whose_table_phone_is_gone_puts_its_copy_on_the_server_from_the_
     table = open_on_the_phone(host, "mulle", ("Anna", "Bo"), watch=True)
     expect(host.frame_locator("#hut-frame").locator("#sheet")).to_be_attached()
     on_anna, _ = pair(host, anna)
-    on_anna.get_by_label("Dealer").select_option("1")
-    for card in ("5D", "9C", "4H", "AS"):
-        on_anna.locator(f"form.deal [data-rank='{card[:-1]}']").first.click()
-        on_anna.locator(f"form.deal [data-card='{card}']").first.click()
-    on_anna.get_by_role("button", name="Start the deal").click()
+    deal_mulle(on_anna)
     tap_card(on_anna, "5C")
     on_anna.locator("#confirm-move").click()
     expect(on_anna.locator("#last-move")).to_contain_text("5♣")
-    log = json.loads(host.evaluate("(p) => fetch(p).then((r) => r.text())", f"/phone/t/{table}/export.json"))
-    deadline = time.monotonic() + 15
-    while (copy_of(anna, table) or {"log": {"events": []}})["log"]["events"] != log["events"]:
-        assert time.monotonic() < deadline, "the guest's copy is the host's log"
-        time.sleep(0.1)
+    log = exported(host, table)
+    copied(anna, table, log)  # the guest's copy is the host's log
 
     host.close()  # its battery
     bar = anna.locator("#peer-join")
