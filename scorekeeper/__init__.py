@@ -12,7 +12,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from scorekeeper.config import from_env, require_driver
-from scorekeeper.extensions import babel, compress, csrf, db, limiter, migrate
+from scorekeeper.extensions import babel, csrf, db, limiter
 from scorekeeper.paths import MIGRATIONS, OFFLINE, STATIC, TEMPLATES, TRANSLATIONS
 
 
@@ -74,16 +74,20 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     require_driver(app.config["SQLALCHEMY_DATABASE_URI"])
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(MIGRATIONS))
+    if not app.config.get("PHONE"):
+        from scorekeeper.server_extensions import compress, migrate
+
+        migrate.init_app(app, db, directory=str(MIGRATIONS))
     babel.init_app(app, locale_selector=select_locale,
                    default_translation_directories=str(TRANSLATIONS))
 
-    # Text responses are compressed; event streams never (a buffered stream would stall).
-    app.config.setdefault("COMPRESS_MIMETYPES", ["text/html", "application/json", "image/svg+xml",
-                                                 "application/manifest+json", "text/javascript"])
-    app.config.setdefault("COMPRESS_STREAMS", False)
-    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
-    compress.init_app(app)
+    if not app.config.get("PHONE"):  # a phone's answers go no further than its own pages
+        # Text responses are compressed; event streams never (a buffered stream would stall).
+        app.config.setdefault("COMPRESS_MIMETYPES", ["text/html", "application/json", "image/svg+xml",
+                                                     "application/manifest+json", "text/javascript"])
+        app.config.setdefault("COMPRESS_STREAMS", False)
+        app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+        compress.init_app(app)
     csrf.init_app(app)
     limiter.init_app(app)
     # Static files through WhiteNoise: precompressed .gz/.br (made by `make`), cache headers.

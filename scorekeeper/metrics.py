@@ -216,8 +216,20 @@ class _TablesActive:
 
 # --- Instrumentation points ------------------------------------------------------------------
 
+# Off in the app on a phone (offline/phone.py): nobody scrapes it, and prometheus_client's import
+# and counters were memory in its snapshot and work in every move.
+_counting = True
+
+
+def set_counting(on: bool) -> None:
+    """Whether the instrumentation points below count (the phone's app switches them off)."""
+    global _counting
+    _counting = on
+
 
 def stream_opened(table_id: str) -> None:
+    if not _counting:
+        return
     _instruments().streams_open.inc()
     with _lock:
         _streams[table_id] = _streams.get(table_id, 0) + 1
@@ -225,6 +237,8 @@ def stream_opened(table_id: str) -> None:
 
 
 def stream_closed(table_id: str) -> None:
+    if not _counting:
+        return
     _instruments().streams_open.dec()
     now = time.time()
     with _lock:
@@ -239,11 +253,15 @@ def stream_closed(table_id: str) -> None:
 
 def stream_refused(reason: str) -> None:
     """A stream answered 503: ``CAP`` (the server's cap) or ``PER_ADDRESS``."""
+    if not _counting:
+        return
     _instruments().streams_refused.labels(reason).inc()
 
 
 def move_written(game: str, seconds: float, table_id: str) -> None:
     """A move (or undo) committed after ``seconds``."""
+    if not _counting:
+        return
     made = _instruments()
     made.game(game).inc()
     made.write_seconds.observe(seconds)
@@ -251,6 +269,8 @@ def move_written(game: str, seconds: float, table_id: str) -> None:
 
 
 def table_deleted(table_id: str) -> None:
+    if not _counting:
+        return
     with _lock:
         _touched.pop(table_id, None)
     _changed()

@@ -14,14 +14,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from flask import Flask, Response, after_this_request, current_app, request
-from limits import RateLimitItem, parse_many
-from limits.storage import Storage, storage_from_string
 from werkzeug.exceptions import TooManyRequests
 
-from scorekeeper import limits_storage  # noqa: F401  (registers the swept-memory:// storage)
+if TYPE_CHECKING:
+    from limits import RateLimitItem
+    from limits.storage import Storage
+
+# ``limits`` is imported only by an app that counts: the app on a phone (RATELIMIT_ENABLED off)
+# never does, and its import (with deprecated and wrapt) was memory in every phone's snapshot.
 
 View = TypeVar("View", bound=Callable[..., Any])
 EXTENSION = "scorekeeper.ratelimits"
@@ -40,6 +43,8 @@ class _Bound:
         text = str(current_app.config[config_key])
         cached = self.parsed.get(config_key)
         if cached is None or cached[0] != text:  # a test may change the config after the first request
+            from limits import parse_many
+
             cached = self.parsed[config_key] = (text, parse_many(text) if text.strip() else [])  # "": no limit
         return cached[1]
 
@@ -89,7 +94,12 @@ class RateLimits:
 
     def verify(self, app: Flask) -> None:
         """Read every limit setting once at start: a misspelt one ("600 per mnute") stops the app
-        with its name instead of answering every limited request with a 500."""
+        with its name instead of answering every limited request with a 500. A limiter switched
+        off reads none."""
+        if not app.extensions[EXTENSION].enabled:
+            return
+        from limits import parse_many
+
         for key in sorted(self._settings):
             text = str(app.config[key])
             if not text.strip():  # no limit
@@ -106,6 +116,10 @@ class RateLimits:
         # a timer thread, and Pyodide has no threads.
         storage = None
         if enabled:
+            from limits.storage import Storage, storage_from_string
+
+            from scorekeeper import limits_storage  # noqa: F401  (registers the swept-memory:// storage)
+
             made = storage_from_string(uri)
             if not isinstance(made, Storage):  # an async+… storage: this server's views are not async
                 raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r} names an asyncio storage; use one without 'async+'")

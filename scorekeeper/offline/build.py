@@ -3,9 +3,9 @@
 Pyodide itself comes from the npm registry (``make pyodide``, pinned by its sha256). This module
 zips the app's Python for it: the ``scorekeeper`` package, templates, the hashed-asset manifest,
 and the installed pure-Python packages the app imports, taken from this checkout's ``.venv``
-(so the versions are those of ``requirements.lock``). Compiled extensions are left out: MarkupSafe,
-SQLAlchemy and wrapt fall back to their pure-Python code; orjson, brotli and pydantic are replaced
-at their import seams by ``scorekeeper/offline/site`` (see its modules). Every file lands in the
+(so the versions are those of ``requirements.lock``). Compiled extensions are left out: MarkupSafe
+and SQLAlchemy fall back to their pure-Python code; orjson is replaced at its import seam by
+``scorekeeper/offline/site``; pydantic is not imported on the phone. Every file lands in the
 zip with a fixed timestamp, so the same checkout builds the same bytes.
 """
 
@@ -32,25 +32,27 @@ from scorekeeper.phone_pack import version as version
 ROOT = PACKAGE.parent
 SOURCES = ROOT / "build" / "phone-sources"  # the zips of source, compiled into OUT's packs (precompile.mjs)
 # Compiled, or not needed on the phone: the app imports them only for what the phone never does
-# (serving under gunicorn and gevent, PostgreSQL, the OpenAPI schema) or a stand-in in site/ takes
-# their place. gevent with zope and cffi was 5 MB of the pack that nothing on the phone imports.
+# (serving under gunicorn and gevent, PostgreSQL, the OpenAPI schema, compressed answers,
+# migrations, rate limits, metrics: create_app leaves those out with PHONE set) or a stand-in in
+# site/ takes their place. gevent with zope and cffi was 5 MB of the pack that nothing on the
+# phone imports.
 LEFT_OUT = {"scorekeeper", "gunicorn", "orjson", "brotli", "brotlicffi", "pydantic", "pydantic-core",
             "annotated-types", "typing-inspection", "psycopg", "psycopg-binary", "greenlet",
             "backports-zstd", "importlib-metadata", "tomli", "inspect2",
-            "gevent", "zope-event", "zope-interface", "cffi", "pycparser"}
+            "gevent", "zope-event", "zope-interface", "cffi", "pycparser",
+            "flask-compress", "flask-migrate", "alembic", "mako", "limits", "deprecated", "wrapt",
+            "packaging", "prometheus-client"}
 STAMP = (2020, 1, 1, 0, 0, 0)
 # Only what the phone's pages read: babel's data for our three languages, no time-zone database
-# (the app keeps times in UTC), no alembic migrations' templates (the phone never migrates), no
-# SQL dialect but SQLite's and PostgreSQL's (Alembic imports that one), no asyncio (it needs
-# greenlet), no test suites, catalogue tools, debugger or C sources: none is read on the phone.
+# (the app keeps times in UTC), no SQL dialect but SQLite's and no SQLAlchemy extension (the
+# phone's database is SQLite, reached through the ORM alone), no test suites, catalogue tools,
+# debugger or C sources: none is read on the phone.
 _SKIP = re.compile(r"(__pycache__|\.pyc$|\.so$|\.pyd$|\.pyi$|py\.typed$|\.dist-info/(?!METADATA$)"
                    r"|^babel/locale-data/(?!(root|en|sv|de)\.dat$)"
-                   r"|^pytz/zoneinfo/(?!(UTC|Etc/UTC)$)|^alembic/templates/|^sqlalchemy/testing/"
+                   r"|^pytz/zoneinfo/(?!(UTC|Etc/UTC)$)|^sqlalchemy/testing/"
                    r"|^qrcode/tests/|^wtforms/locale/|^werkzeug/debug/"
-                   r"|^sqlalchemy/dialects/(mysql|mssql|oracle)/|^sqlalchemy/ext/(asyncio|mypy)/"
-                   r"|^alembic/testing/|^babel/messages/|\.[ch]$"
-                   # limits reads packaging's Version only; Alembic SQLAlchemy's compiler extension only
-                   r"|^packaging/(?!(__init__|version|_structures)\.py$)|^sqlalchemy/ext/(?!(__init__|compiler)\.py$))")
+                   r"|^sqlalchemy/dialects/(?!(__init__|_typing)\.py$|sqlite/)|^sqlalchemy/ext/"
+                   r"|^babel/messages/|\.[ch]$)")
 # Pyodide's standard library, less what a WSGI app in a service worker never imports: the
 # test and documentation tools, mail and RPC clients, processes, and the codecs of legacy code
 # pages (the app reads and writes UTF-8; Latin-1, ASCII and IDNA stay for HTTP and URLs, and

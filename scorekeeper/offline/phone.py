@@ -37,7 +37,7 @@ def prepare() -> None:
     import sqlalchemy.orm
     from sqlalchemy import event
 
-    from scorekeeper import create_app, service
+    from scorekeeper import create_app, metrics, service
     from scorekeeper import phone_marks as marks
     from scorekeeper.extensions import db
     from scorekeeper.offline import carry, guests
@@ -55,6 +55,7 @@ def prepare() -> None:
         # In memory while the app is made (and the memory snapshot taken); a file from open_phone on.
         "SQLALCHEMY_ENGINE_OPTIONS": {"creator": _connect},
     })
+    metrics.set_counting(False)
     _phone_pages(app)
     guests.admit(app)
     with app.app_context():

@@ -49,7 +49,10 @@ def register(app: Flask) -> None:
         # too deeply is refused here whatever the view later does with the raw bytes.
         if request.is_json and request.method in ("POST", "PUT", "PATCH"):
             request.get_json(silent=True)
-    for module in (tables, play, api, circles_api, circles, desk_api, rulebook, desk, review, pwa, metrics):
+    blueprints = [tables, play, api, circles_api, circles, desk_api, rulebook, desk, review, pwa]
+    if not app.config.get("PHONE"):  # nobody scrapes a phone: prometheus_client stays out of its memory
+        blueprints.append(metrics)
+    for module in blueprints:
         app.register_blueprint(module.bp)
 
     @app.errorhandler(TableError)

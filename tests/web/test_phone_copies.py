@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from scorekeeper import metrics
 from scorekeeper.offline import carry, phone
 from scorekeeper.offline.phone import changed_chunks
 from scorekeeper.service import cache, facts_cache
@@ -32,6 +33,7 @@ def on_phone() -> Iterator[Any]:
     yield start
     cache.clear()
     facts_cache.clear()
+    metrics.set_counting(True)  # the phone's app switched it off for the whole process
 
 
 @pytest.fixture
