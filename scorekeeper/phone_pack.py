@@ -13,8 +13,10 @@ from scorekeeper.paths import OFFLINE
 
 OUT = OFFLINE
 # Served under /offline/ and stored by the phone (templates/sw.js): Pyodide's files, then ours.
-OFFLINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
-                 "site.pack", "app.pack")
+# The first two the service worker imports itself (importScripts, offline/build.py CLASSIC): the
+# browser keeps them with the worker, so the worker does not store them a second time.
+WORKER_SCRIPTS = ("pyodide.classic.js", "pyodide.asm.classic.js")
+OFFLINE_FILES = (*WORKER_SCRIPTS, "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "site.pack", "app.pack")
 
 # The database is stored in pieces of this many bytes, one IndexedDB record each: a move changes a
 # few of SQLite's 4 KiB pages (the new event's, the table's row, their indexes' and the header), so

@@ -3,7 +3,7 @@
   "use strict";
 
   if ("serviceWorker" in navigator && document.body.dataset.sw) {
-    navigator.serviceWorker.register(document.body.dataset.sw, { scope: "/", type: "module" }).catch(function () {});
+    navigator.serviceWorker.register(document.body.dataset.sw, { scope: "/" }).catch(function () {});
   }
   // Everything for play without a signal stored? The service worker checks its cache (and fills
   // it if not); then <html data-offline-ready="1"> and the note by the create form say so.

@@ -1,8 +1,11 @@
-// scorekeeper service worker (a module): the app shell and rule book from the cache, pages from the
-// network — and tables kept on this phone alone (/phone/…), answered here by the app itself running
-// under Pyodide: the same Flask views, templates and engine as the server (docs/architecture.md).
-{% if offline_files %}import { loadPyodide } from "{{ offline_base }}pyodide.mjs";
-import createPyodideModule from "{{ offline_base }}pyodide.asm.mjs";
+// scorekeeper service worker: the app shell and rule book from the cache, pages from the network —
+// and tables kept on this phone alone (/phone/…), answered here by the app itself running under
+// Pyodide: the same Flask views, templates and engine as the server (docs/architecture.md).
+// A classic worker, not a module: Chromium keeps a code cache of what it imports, which spares each
+// start compiling Pyodide's 1.25 MB of JavaScript again (offline/build.py, CLASSIC).
+{% if worker_scripts %}self.pyodideModuleURL = new URL("{{ worker_scripts[1] }}", self.location.href).href;
+importScripts(...{{ worker_scripts|tojson }});
+const { loadPyodide, createPyodideModule } = self;
 {% endif %}
 const CACHE = "scorekeeper-{{ version }}";
 const SHELL = {{ shell|tojson }};

@@ -169,6 +169,35 @@ def patch_pyodide(out: Path = OUT) -> bool:
     return True
 
 
+# Pyodide ships its loader and its Emscripten module as ES modules, and a service worker that
+# imports modules gets no V8 code cache for them: each start of the phone's app compiled the
+# module's 1.25 MB of JavaScript again, function by function as the start called them. Chromium
+# keeps a whole code cache (every function) of the scripts a classic service worker imports with
+# importScripts once it is installed, and reads it back at each start instead. So the worker is
+# a classic script (templates/sw.js) and imports these classic copies: the loader inside a
+# function of its own (its short names stay out of the worker's globals) that hands over
+# loadPyodide, the module handing over its factory, and the module's own address (which
+# Emscripten reads from import.meta, which a classic script has not) set by the worker first.
+CLASSIC = {"pyodide.mjs": "pyodide.classic.js", "pyodide.asm.mjs": "pyodide.asm.classic.js"}
+_LOADER_EXPORT = re.compile(r"export\{(\w+) as loadPyodide,\w+ as version\};")
+_MODULE_EXPORT = "export default _createPyodideModule;"
+MODULE_URL = "self.pyodideModuleURL"
+
+
+def classic_scripts(out: Path = OUT) -> None:
+    """Write ``CLASSIC``'s copies; another Pyodide (other exports) stops the build, as ``_GOT`` does."""
+    loader = (out / "pyodide.mjs").read_text(encoding="utf-8")
+    module = (out / "pyodide.asm.mjs").read_text(encoding="utf-8")
+    if len(_LOADER_EXPORT.findall(loader)) != 1 or "import.meta" in loader or module.count(_MODULE_EXPORT) != 1:
+        raise SystemExit(f"{out}: Pyodide's loader or module does not export what the build makes classic "
+                         "copies of; check scorekeeper/offline/build.py (classic_scripts) against the new Pyodide")
+    loader = _LOADER_EXPORT.sub(r"self.loadPyodide=\1;", loader)
+    loader = re.sub(r"^//# sourceMappingURL=.*$", "", loader, flags=re.M)  # the map is not shipped
+    (out / CLASSIC["pyodide.mjs"]).write_text("(()=>{" + loader + "\n})();\n", encoding="utf-8")
+    module = module.replace(_MODULE_EXPORT, "self.createPyodideModule=_createPyodideModule;")
+    (out / CLASSIC["pyodide.asm.mjs"]).write_text(module.replace("import.meta.url", MODULE_URL), encoding="utf-8")
+
+
 def prune_stdlib(out: Path = OUT) -> tuple[int, int]:
     """Pyodide's ``python_stdlib.zip`` rewritten without ``_STDLIB_SKIP`` and stored, not deflated:
     the server compresses the whole file (brotli finds what repeats across modules, which
@@ -239,6 +268,7 @@ if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "all"
     if what == "pyodide":
         patch_pyodide()
+        classic_scripts()
         print("python_stdlib.zip {:.0f} -> {:.0f} kB (pruned, stored)".format(*(n / 1024 for n in prune_stdlib())),
               file=sys.stderr)
     if what in ("site", "all"):

@@ -10,7 +10,7 @@ from scorekeeper import phone_pack
 from scorekeeper.assets import manifest as hashed_assets
 from scorekeeper.extensions import csrf, limiter
 from scorekeeper.paths import STATIC
-from scorekeeper.phone_pack import CHUNK, OFFLINE_FILES
+from scorekeeper.phone_pack import CHUNK, OFFLINE_FILES, WORKER_SCRIPTS
 from scorekeeper.web import asset
 from scorekeeper.web.rulebook import load_book
 
@@ -69,9 +69,10 @@ def phone_files() -> dict[str, object]:
     then the create form offers no phone-only table and the service worker is as before)."""
     built = phone_pack.version()
     if built is None or current_app.config.get("PHONE"):
-        return {"offline_files": [], "offline_version": "", "offline_base": OFFLINE_BASE}
-    return {"offline_files": [OFFLINE_BASE + name for name in OFFLINE_FILES], "offline_version": built,
-            "offline_base": OFFLINE_BASE}
+        return {"offline_files": [], "offline_version": "", "offline_base": OFFLINE_BASE, "worker_scripts": []}
+    return {"offline_files": [OFFLINE_BASE + name for name in OFFLINE_FILES if name not in WORKER_SCRIPTS],
+            "offline_version": built, "offline_base": OFFLINE_BASE,
+            "worker_scripts": [OFFLINE_BASE + name for name in WORKER_SCRIPTS]}
 
 
 @bp.app_template_global()

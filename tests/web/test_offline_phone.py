@@ -146,3 +146,54 @@ def test_the_built_pyodide_is_the_patched_one() -> None:
     if not loader.exists():
         pytest.skip("make offline has not run")
     assert loader.read_text(encoding="utf-8").count(build._GOT_ONLY_ASKED) == 1
+
+
+def test_pyodides_classic_copies_hand_over_what_the_modules_export(tmp_path) -> None:
+    """The worker imports classic copies of Pyodide's two modules (build.classic_scripts): each
+    hands over what the module exported, the loader's names stay inside its own function, the
+    module's address comes from the worker; a Pyodide that exports otherwise stops the build."""
+    import pytest
+
+    (tmp_path / "pyodide.mjs").write_text(
+        'var o=1;async function dt(e){return o}export{dt as loadPyodide,U as version};\n'
+        "//# sourceMappingURL=pyodide.mjs.map\n", encoding="utf-8")
+    (tmp_path / "pyodide.asm.mjs").write_text(
+        "async function _createPyodideModule(m={}){var s=import.meta.url;return new URL('x',import.meta.url)}"
+        "export default _createPyodideModule;", encoding="utf-8")
+    build.classic_scripts(tmp_path)
+    loader = (tmp_path / "pyodide.classic.js").read_text(encoding="utf-8")
+    module = (tmp_path / "pyodide.asm.classic.js").read_text(encoding="utf-8")
+    assert loader.startswith("(()=>{var o=1;") and "self.loadPyodide=dt;" in loader and loader.endswith("})();\n")
+    assert "export" not in loader and "sourceMappingURL" not in loader
+    assert "self.createPyodideModule=_createPyodideModule;" in module and "export" not in module
+    assert "import.meta" not in module and module.count(build.MODULE_URL) == 2
+    (tmp_path / "pyodide.mjs").write_text("export{dt as loadPyodide};", encoding="utf-8")
+    with pytest.raises(SystemExit, match="classic_scripts"):
+        build.classic_scripts(tmp_path)
+
+
+def test_the_built_classic_copies_are_classic_scripts() -> None:
+    """What the worker imports parses as a classic script (no import, export or import.meta:
+    importScripts would fail the worker's install, and with it the phone's app)."""
+    import shutil
+
+    import pytest
+
+    built = [build.OUT / name for name in build.CLASSIC.values()]
+    if not all(path.exists() for path in built) or not shutil.which("node"):
+        pytest.skip("make offline has not run")
+    for path in built:
+        checked = subprocess.run(["node", "--check", str(path)], capture_output=True, text=True)
+        assert checked.returncode == 0, (path.name, checked.stderr[-500:])
+    assert set(build.CLASSIC.values()) == set(phone_pack.WORKER_SCRIPTS)
+
+
+def test_the_service_worker_is_a_classic_script_that_imports_pyodide(client, monkeypatch) -> None:
+    monkeypatch.setattr(phone_pack, "version", lambda out=phone_pack.OUT: "abc123")
+    worker = client.get("/sw.js").text
+    assert 'importScripts(...["/offline/pyodide.classic.js", "/offline/pyodide.asm.classic.js"]);' in worker
+    assert not [line for line in worker.splitlines() if line.startswith(("import ", "export "))]
+    stored = worker.split("const PHONE_FILES = ", 1)[1].split(";", 1)[0]
+    assert "pyodide.asm.wasm" in stored and "classic.js" not in stored  # kept with the worker, not stored twice
+    monkeypatch.setattr(phone_pack, "version", lambda out=phone_pack.OUT: None)
+    assert "importScripts" not in client.get("/sw.js").text
