@@ -12,11 +12,13 @@ against the scores Chrome DevTools calibrates its phones to (mid-tier 1000, low-
 ``--throttle mid-tier`` picks the rate that leaves the page at the mid-tier score:
 
 * cached start: the service worker stopped (its Python gone), the table page reloaded until
-  its sheet shows — the snapshot restored, the files laid out, the saved database opened, the
-  log replayed through the engine, the page rendered. Target <= 3 s.
+  its sheet is painted (the page's largest contentful paint) — the snapshot restored, the files
+  laid out, the saved database opened, the log replayed through the engine, the page rendered.
+  Also printed: until Playwright sees the sheet (its own polling, slowed by the throttle too).
+  Target (issue 39) <= 2 s.
 * a verdict: from a tap to the page settled with that request's answer — the preview of a
   selection (✔/✘ with the rule) and a confirmed move (stored in IndexedDB before the answer),
-  the last move undone and made again `--again` times for p50/p95. Target <= 150 ms.
+  the last move undone and made again `--again` times for p50/p95. Target (issue 39) <= 100 ms p95.
 """
 
 from __future__ import annotations
@@ -65,11 +67,21 @@ SETTLE = """([selector, part]) => new Promise((resolve) => {
 # Where a cached start's time goes, from the page's side (Navigation Timing, ms from the navigation's
 # start): the service worker running, its answer begun (the phone's app started and the page
 # rendered) and ended, the page parsed, and its sheet shown.
-NAVIGATION = """() => {
+# The page's own times (ms from its navigation's start): the sheet painted is its largest
+# contentful paint (the sheet's text), read from the browser's paint timing rather than from when
+# Playwright, whose scripts the throttle slows as it slows the page's, gets to see it.
+NAVIGATION = """async () => {
   const n = performance.getEntriesByType('navigation')[0];
-  const at = (t) => Math.round(t);
+  const at = (t) => t == null ? null : Math.round(t);
+  const lcp = await new Promise((resolve) => {
+    new PerformanceObserver((list) => { const all = list.getEntries(); resolve(all[all.length - 1].startTime); })
+      .observe({type: 'largest-contentful-paint', buffered: true});
+    setTimeout(() => resolve(null), 2000);
+  });
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
   return {workerStart: at(n.workerStart), responseStart: at(n.responseStart), responseEnd: at(n.responseEnd),
-          domInteractive: at(n.domInteractive), domContentLoaded: at(n.domContentLoadedEventEnd), now: at(performance.now())};
+          domInteractive: at(n.domInteractive), domContentLoaded: at(n.domContentLoadedEventEnd),
+          firstPaint: at(fcp && fcp.startTime), sheetPainted: at(lcp), now: at(performance.now())};
 }"""
 
 # How fast this machine's JavaScript is: Lighthouse's BenchmarkIndex, as Chrome DevTools' CPU
@@ -437,7 +449,11 @@ def main() -> None:
             worker = context.service_workers[0] if context.service_workers else None
             stages.append(json.dumps(worker.evaluate("self.phoneBoot")) if worker else "?")
             navigations.append(page.evaluate(NAVIGATION))
-        print(f"cached start to a ready table (target <= 3 s): {', '.join(f'{s:.2f}' for s in starts)} s "
+        painted = [n["sheetPainted"] / 1000 for n in navigations if n.get("sheetPainted") is not None]
+        if painted:
+            print(f"cached start to the sheet painted (the page's largest contentful paint; target <= 2 s): "
+                  f"{', '.join(f'{s:.2f}' for s in painted)} s (median {statistics.median(painted):.2f} s)")
+        print(f"cached start until Playwright sees the sheet: {', '.join(f'{s:.2f}' for s in starts)} s "
               f"(median {statistics.median(starts):.2f} s)")
         print(f"  stages inside the worker (ms from its start; last run): {stages[-1]}")
         print(f"  the page's navigation (ms from its start; last run): {json.dumps(navigations[-1])}")
@@ -471,10 +487,10 @@ def main() -> None:
             move("5C", ("5C",))
         tapped = [t["total"] for t in previews]
         moved = [t["total"] for t in moves]
-        print(f"a selection's verdict (preview, tap to settled; target <= 150 ms), {len(tapped)} taps: "
+        print(f"a selection's verdict (preview, tap to settled; target <= 100 ms p95), {len(tapped)} taps: "
               f"p50 {pct(tapped, 0.5):.0f} ms, p95 {pct(tapped, 0.95):.0f} ms, max {max(tapped):.0f} ms")
         print(f"  {split(previews)}")
-        print(f"a confirmed move (stored on the phone, sheet redrawn; target <= 150 ms), {len(moved)} moves: "
+        print(f"a confirmed move (stored on the phone, sheet redrawn; target <= 100 ms p95), {len(moved)} moves: "
               f"p50 {pct(moved, 0.5):.0f} ms, p95 {pct(moved, 0.95):.0f} ms ({', '.join(f'{m:.0f}' for m in moved)})")
         print(f"  {split(moves)}")
         painted = [t["painted"] for t in moves]
