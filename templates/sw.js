@@ -212,7 +212,8 @@ function stage(name) { self.phoneBoot[name] = Math.round(performance.now() - sel
 // slow phone) and the app's import (5 s); with it, a copy of memory. Kept with it: a pack of the
 // files the snapshot has not imported (data files, templates, what a page may still import), a
 // tenth of the packs: a restored start reads and lays out only that.
-const SNAPSHOT = PHONE_BASE + "memory-snapshot";
+const SNAPSHOT = PHONE_BASE + "memory-snapshot";  // the pages of memory (see sparse)
+const SNAPSHOT_HEAD = PHONE_BASE + "memory-snapshot-head";  // which pages, and Pyodide's own state
 const SNAPSHOT_FILES = PHONE_BASE + "memory-snapshot-files";
 
 async function boot() {
@@ -223,14 +224,14 @@ async function boot() {
   const reading = load();
   reading.catch(() => undefined);  // a failed read fails the start below, when it is awaited
   const kept = await storedSnapshot();
-  stage("snapshotRead");
+  stage("snapshotHead");
   let py = kept && await startPyodide(kept, wasm).catch((error) => {
     self.phoneBoot.restoreFailed = String(error);  // taken again below; said for the bench and the tests
     return dropSnapshot();
   });
   if (py) {
     stage("pyodide");
-    eachFile(kept.files, (name, data) => write(py, "/lib/" + name, data));
+    eachFile(await kept.files, (name, data) => write(py, "/lib/" + name, data));
     stage("unpacked");
   } else {
     const [site, code] = await Promise.all([bytesOf("site.pack"), bytesOf("app.pack")]);
@@ -287,12 +288,12 @@ function startPyodide(kept, wasm) {
   const options = { indexURL: PHONE_BASE, packages: [], createPyodideModule: withModule(wasm, createPyodideModule) };
   if (!kept) return loadPyodide({ ...options, _makeSnapshot: true });
   // Pyodide restores its own state from the snapshot's head; the memory is laid out here first:
-  // grown to its size (which Pyodide 314 does not do itself), then the kept pages copied in.
-  const restored = withModule(wasm, (settings) => createPyodideModule(settings).then((module) => {
+  // grown to its size (which Pyodide 314 does not do itself), then the kept pages read into it.
+  const restored = withModule(wasm, (settings) => createPyodideModule(settings).then(async (module) => {
     stage("instantiated");
     const fresh = module.HEAPU8.length;
     module.growMemory(kept.size);
-    layOut(module.HEAPU8, kept, fresh);
+    await layOut(module.HEAPU8, kept, fresh);
     stage("laidOut");
     return module;
   }));
@@ -301,10 +302,13 @@ function startPyodide(kept, wasm) {
 
 // The snapshot is kept sparse. Pyodide's is its head (header and state) and then the whole memory,
 // and a third of the memory is pages of zeros (grown once, never used since): reading them from
-// the cache and copying them in was a third of a start's restore. Kept: a 16-byte top (SPARSE, the
-// head's length, the memory's, the number of pages kept), the kept pages' numbers, the head, and
-// only the 64 KiB pages of memory that hold anything.
-const SPARSE = 0x53505331;
+// the cache and copying them in was a third of a start's restore. Kept in two entries: the head
+// (SNAPSHOT_HEAD: a 16-byte top — SPARSE, the head's length, the memory's, the number of pages
+// kept — the kept pages' numbers, then Pyodide's head), a few kB read first, so that Pyodide's
+// module is made at once; and the 64 KiB pages of memory that hold anything (SNAPSHOT), read
+// straight into the module's memory once it is there, never into a buffer of their own first
+// (which was one more copy of 48 MB and had the module wait for the whole read).
+const SPARSE = 0x53505332;
 const PAGE = 65536;
 
 function sparse(snapshot) {
@@ -318,70 +322,86 @@ function sparse(snapshot) {
     }
   }
   const top = new Uint32Array([SPARSE, headLength, memory.length, pages.length, ...pages]);
-  const out = new Uint8Array(top.byteLength + headLength + pages.length * PAGE);
-  out.set(new Uint8Array(top.buffer));
-  out.set(snapshot.subarray(0, headLength), top.byteLength);
-  let at = top.byteLength + headLength;
-  for (const page of pages) {
-    out.set(memory.subarray(page * PAGE, (page + 1) * PAGE), at);
-    at += PAGE;
-  }
-  return out;
+  const head = new Uint8Array(top.byteLength + headLength);
+  head.set(new Uint8Array(top.buffer));
+  head.set(snapshot.subarray(0, headLength), top.byteLength);
+  const data = new Uint8Array(pages.length * PAGE);
+  pages.forEach((page, at) => data.set(memory.subarray(page * PAGE, (page + 1) * PAGE), at * PAGE));
+  return { head, data };
 }
 
-// A kept snapshot read back, or null if it is not one whole (a torn write, an older format).
+// A kept snapshot's head read back, or null if it is not one (an older format, a torn write); its
+// pages are the body of `data`, unread, and its files a promise of their bytes.
 function unsparse(stored) {
   if (stored.length < 16 || stored.byteOffset % 4) return null;
   const [magic, headLength, size, count] = new Uint32Array(stored.buffer, stored.byteOffset, 4);
   const headAt = 16 + 4 * count;
-  if (magic !== SPARSE || stored.length !== headAt + headLength + count * PAGE) return null;
-  return { head: stored.subarray(headAt, headAt + headLength), size, pages: new Uint32Array(stored.buffer, stored.byteOffset + 16, count),
-           data: stored.subarray(headAt + headLength) };
+  if (magic !== SPARSE || stored.length !== headAt + headLength) return null;
+  return { head: stored.subarray(headAt), size, pages: new Uint32Array(stored.buffer, stored.byteOffset + 16, count) };
 }
 
-// The kept pages into Pyodide's grown memory. A page not kept was zeros: memory grown just now is
-// zeros already, and below that (what the module's start wrote to) it is made zeros.
-function layOut(heap, kept, fresh) {
+// The kept pages read into Pyodide's grown memory as they come from the cache, piece by piece. A
+// page not kept was zeros: memory grown just now is zeros already, and below that (what the
+// module's start wrote to) it is made zeros. Fewer bytes than the head names (a torn write) fail
+// the restore, which then makes the snapshot again.
+async function layOut(heap, kept, fresh) {
+  const reader = kept.data.body.getReader();
+  let at = 0;  // bytes of the pages laid out so far
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    for (let from = 0; from < value.length;) {
+      const index = Math.floor(at / PAGE);
+      if (index >= kept.pages.length) throw new Error("the snapshot holds more pages than its head names");
+      const length = Math.min(value.length - from, PAGE - at % PAGE);
+      heap.set(value.subarray(from, from + length), kept.pages[index] * PAGE + at % PAGE);
+      from += length;
+      at += length;
+    }
+  }
+  if (at !== kept.pages.length * PAGE) throw new Error(`the snapshot holds ${at} bytes of ${kept.pages.length * PAGE}`);
   const words = new Uint32Array(heap.buffer);
   let next = 0;
-  for (let page = 0; page * PAGE < kept.size; page++) {
+  for (let page = 0; page * PAGE < Math.min(fresh, kept.size); page++) {
     if (next < kept.pages.length && kept.pages[next] === page) {
-      heap.set(kept.data.subarray(next * PAGE, (next + 1) * PAGE), page * PAGE);
       next++;
-    } else if (page * PAGE < fresh) {
-      for (let i = page * PAGE / 4, end = i + PAGE / 4; i < end; i++) {
-        if (words[i]) { heap.fill(0, page * PAGE, (page + 1) * PAGE); break; }
-      }
+      continue;
+    }
+    for (let i = page * PAGE / 4, end = i + PAGE / 4; i < end; i++) {
+      if (words[i]) { heap.fill(0, page * PAGE, (page + 1) * PAGE); break; }
     }
   }
 }
 
 async function storedSnapshot() {
   const cache = await caches.open(PHONE_CACHE);
-  const [snapshot, files] = await Promise.all([cache.match(SNAPSHOT), cache.match(SNAPSHOT_FILES)]);
-  if (!snapshot || !files) return null;
-  const [stored, rest] = await Promise.all([snapshot.arrayBuffer(), files.arrayBuffer()]);
-  const kept = unsparse(new Uint8Array(stored));
+  const [head, data, files] = await Promise.all([cache.match(SNAPSHOT_HEAD), cache.match(SNAPSHOT), cache.match(SNAPSHOT_FILES)]);
+  if (!head || !data || !files) return null;
+  const kept = unsparse(new Uint8Array(await head.arrayBuffer()));
   if (!kept) return null;  // taken again by this start
-  self.phoneBoot.snapshot = { stored: stored.byteLength, memory: kept.size };
-  return { ...kept, files: new Uint8Array(rest) };
+  self.phoneBoot.snapshot = { stored: kept.pages.length * PAGE, memory: kept.size };
+  const rest = files.arrayBuffer().then((bytes) => new Uint8Array(bytes));
+  rest.catch(() => undefined);  // a failed read fails the start where it is awaited
+  return { ...kept, data, files: rest };
 }
 
 function keepSnapshot(snapshot, files) {
-  // After the first page's answer (a task later): sparse() reads all 78 MB. The files first: a
-  // snapshot is only ever used with its files beside it.
+  // After the first page's answer (a task later): sparse() reads all 78 MB. The files and the
+  // pages first, the head last: a snapshot is read only when its head is there.
   setTimeout(() => {
     const kept = sparse(snapshot);
-    self.phoneBoot.snapshot = { stored: kept.length, memory: snapshot.length };
-    caches.open(PHONE_CACHE).then((cache) => cache.put(SNAPSHOT_FILES, new Response(files))
-      .then(() => cache.put(SNAPSHOT, new Response(kept))))
+    self.phoneBoot.snapshot = { stored: kept.data.length, memory: snapshot.length };
+    caches.open(PHONE_CACHE).then((cache) => cache.delete(SNAPSHOT_HEAD)
+      .then(() => cache.put(SNAPSHOT_FILES, new Response(files)))
+      .then(() => cache.put(SNAPSHOT, new Response(kept.data)))
+      .then(() => cache.put(SNAPSHOT_HEAD, new Response(kept.head))))
       .then(() => stage("snapshotStored"), () => undefined);
   }, 0);
 }
 
 async function dropSnapshot() {
   const cache = await caches.open(PHONE_CACHE);
-  await Promise.all([cache.delete(SNAPSHOT), cache.delete(SNAPSHOT_FILES)]);
+  await Promise.all([cache.delete(SNAPSHOT_HEAD), cache.delete(SNAPSHOT), cache.delete(SNAPSHOT_FILES)]);
   return null;
 }
 
