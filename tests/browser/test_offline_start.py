@@ -103,3 +103,74 @@ def test_a_later_start_restores_the_snapshot_then_the_saved_tables(browser, live
     expect(page.locator("#sheet")).to_have_attribute("data-seq", sheet)
     assert "prepared" in wait_stage(context, "snapshotStored")
     context.close()
+
+
+# The worker as builds before 2026-11-29 had it: a module importing Pyodide's own ES modules
+# (the server still serves them), everything else as today's.
+MODULE_HEAD = ('import { loadPyodide } from "/offline/pyodide.mjs";\n'
+               'import createPyodideModule from "/offline/pyodide.asm.mjs";\n')
+
+
+def each_worker(context: BrowserContext, expression: str) -> list:
+    """``expression`` in every worker of the context that is still there (a replaced one closes)."""
+    found = []
+    for worker in context.service_workers:
+        try:
+            found.append(worker.evaluate(expression))
+        except Exception:  # closed meanwhile
+            continue
+    return found
+
+
+def as_module_worker(route) -> None:
+    classic = route.fetch()
+    text = classic.text()
+    start = text.index("self.pyodideModuleURL")
+    end = text.index("const { loadPyodide, createPyodideModule } = self;\n") + len("const { loadPyodide, createPyodideModule } = self;\n")
+    route.fulfill(response=classic, body=text[:start] + MODULE_HEAD + text[end:])
+
+
+def test_a_phone_whose_worker_was_a_module_gets_the_classic_one_and_keeps_its_table(browser, live_server: str,
+                                                                                      playwright) -> None:
+    """A phone that installed the module worker of an earlier build: the next page registers the
+    classic one (static/app.js), the browser replaces the worker (a registration's type is part of
+    what register() updates), and the table the module worker kept opens with its moves."""
+    context = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB", base_url=live_server)
+    context.set_default_timeout(60_000)
+    context.route("**/sw.js", as_module_worker)
+    page = context.new_page()
+    page.goto("/offline")  # app.js's classic registration of the module code fails; the module one holds
+    page.evaluate("() => navigator.serviceWorker.register('/sw.js', {scope: '/', type: 'module'})"
+                  ".then(() => navigator.serviceWorker.ready)")
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("data-offline-ready", "1", timeout=START)
+    assert worker_of(context).evaluate("typeof self.pyodideModuleURL") == "undefined"  # the module worker
+    open_on_phone(page, "mulle")
+    table = page.url
+    page.get_by_label("Dealer").select_option("1")
+    for code in ("5D", "9C", "4H", "AS"):
+        page.locator(f"form.deal [data-rank='{code[:-1]}']").first.click()
+        page.locator(f"form.deal [data-card='{code}']").first.click()
+    page.get_by_role("button", name="Start the deal").click()
+    quiet(page)
+    sheet = page.locator("#sheet").get_attribute("data-seq")
+    assert sheet and int(sheet) >= 1
+    started = "Boolean(self.phoneBoot && 'ready' in self.phoneBoot)"
+    module = each_worker(context, f"[typeof self.loadPyodide, {started}]")
+    assert ["undefined", True] in module and ["function", True] not in module, module  # the module worker kept it
+
+    context.unroute("**/sw.js")
+    page.goto("/")  # this build's app.js registers this build's classic worker
+    deadline = time.monotonic() + 60
+    # A global only once importScripts has run, and the worker in the module worker's place
+    # (installed, skipWaiting, clients.claim).
+    classic = "typeof self.loadPyodide === 'function'"
+    active = f"{classic} && self.serviceWorker.state === 'activated'"
+    while not any(each_worker(context, active)):
+        assert time.monotonic() < deadline, "the classic worker never took over"
+        time.sleep(0.2)
+    page.goto(table, timeout=START)
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", sheet)
+    answered = each_worker(context, f"[{classic}, {started}]")
+    assert [True, True] in answered, answered  # the classic worker opened the module worker's table
+    context.close()
