@@ -11,6 +11,7 @@ from playwright.sync_api import BrowserContext, Page, Worker, expect
 
 from scorekeeper.offline.build import OUT, version
 from tests.browser.conftest import IN_CI
+from tests.browser.test_hut import deal_mulle
 from tests.browser.test_offline_table import START, open_on_phone, quiet
 
 pytestmark = pytest.mark.skipif(
@@ -36,6 +37,15 @@ def wait_stage(context: BrowserContext, name: str) -> dict:
     raise AssertionError(f"the worker never reached {name}: {stages(context)}")
 
 
+def dealt(page: Page) -> str:
+    """A Mulle deal started on the phone's table; the sheet's sequence number once it is stored."""
+    deal_mulle(page)  # type: ignore[arg-type]  (a page has the frame's locators)
+    quiet(page)
+    sheet = page.locator("#sheet").get_attribute("data-seq")
+    assert sheet and int(sheet) >= 1
+    return sheet
+
+
 def restart(context: BrowserContext, page: Page, url: str) -> None:
     """The phone closes the service worker (and its Python); the table page is opened again."""
     cdp = context.new_cdp_session(page)
@@ -55,14 +65,7 @@ def test_a_later_start_restores_the_snapshot_then_the_saved_tables(browser, live
     first = wait_stage(context, "snapshotStored")
     assert "prepared" in first  # the first start made the app and took the snapshot
     table = page.url
-    page.get_by_label("Dealer").select_option("1")
-    for code in ("5D", "9C", "4H", "AS"):
-        page.locator(f"form.deal [data-rank='{code[:-1]}']").first.click()
-        page.locator(f"form.deal [data-card='{code}']").first.click()
-    page.get_by_role("button", name="Start the deal").click()
-    quiet(page)
-    sheet = page.locator("#sheet").get_attribute("data-seq")
-    assert sheet and int(sheet) >= 1
+    sheet = dealt(page)
 
     restart(context, page, table)
     expect(page.locator("#sheet")).to_have_attribute("data-seq", sheet)
@@ -147,14 +150,7 @@ def test_a_phone_whose_worker_was_a_module_gets_the_classic_one_and_keeps_its_ta
     assert worker_of(context).evaluate("typeof self.pyodideModuleURL") == "undefined"  # the module worker
     open_on_phone(page, "mulle")
     table = page.url
-    page.get_by_label("Dealer").select_option("1")
-    for code in ("5D", "9C", "4H", "AS"):
-        page.locator(f"form.deal [data-rank='{code[:-1]}']").first.click()
-        page.locator(f"form.deal [data-card='{code}']").first.click()
-    page.get_by_role("button", name="Start the deal").click()
-    quiet(page)
-    sheet = page.locator("#sheet").get_attribute("data-seq")
-    assert sheet and int(sheet) >= 1
+    sheet = dealt(page)
     started = "Boolean(self.phoneBoot && 'ready' in self.phoneBoot)"
     module = each_worker(context, f"[typeof self.loadPyodide, {started}]")
     assert ["undefined", True] in module and ["function", True] not in module, module  # the module worker kept it
