@@ -39,6 +39,7 @@ def prepare() -> None:
 
     from scorekeeper import create_app, metrics, service
     from scorekeeper import phone_marks as marks
+    from scorekeeper.engine.fishing import claims, schemes
     from scorekeeper.extensions import db
     from scorekeeper.offline import carry, guests
     from scorekeeper.web import views
@@ -78,6 +79,9 @@ def prepare() -> None:
         client.get("/", headers={"Accept-Language": lang}, base_url=f"http://phone{PREFIX}/")
         client.get("/rules/mulle", query_string={"lang": lang}, base_url=f"http://phone{PREFIX}/")
     _state["warmed"] = warm(client)
+    # Built at a table's first capture of two cards or more otherwise: 35 ms of CPython per
+    # scheme, half a second of a move on a 4x slowed phone (bench/README.md).
+    claims.build_tables(schemes.SCHEMES)
     with app.app_context():
         db.engine.raw_connection().driver_connection.deserialize(empty)
         db.session.remove()

@@ -96,6 +96,18 @@ def test_the_phones_app_imports_no_server_package() -> None:
     assert out.stdout.strip() == "[]", out.stdout
 
 
+def test_the_phones_snapshot_holds_every_schemes_capture_tables() -> None:
+    """The capture check's tables (built at a scheme's first claim of two cards or more: 35 ms of
+    CPython, half a second of a move on a slowed phone) are made before the memory snapshot, for
+    every scheme a table's options can choose."""
+    code = ("from scorekeeper.offline import phone; phone.prepare(); "
+            "from scorekeeper.engine.fishing import claims, schemes; "
+            "print(sorted(s.name for s in schemes.SCHEMES if s not in claims._claim_by_value))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "[]", out.stdout
+
+
 def test_the_no_connection_page_leads_to_the_tables_kept_on_this_phone(client, monkeypatch) -> None:
     """At the cottage a reload of a server page falls back to /offline: the tables this phone keeps
     by itself are one tap away there — when this server gave the phone what it needs for them."""

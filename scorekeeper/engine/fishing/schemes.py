@@ -79,6 +79,10 @@ _KASINO_HANDTABLE = ValueScheme(name="handtable", ace_played=(14,), ace_table=(1
                                 lillan_table=(2,), storan_played=(16,), storan_table=(10,))
 
 
+# Every scheme a table can be given (the rules' options choose among them).
+SCHEMES = (MULLE_SCHEME, _MULLE_STRICT, KASINO_SCHEME, _KASINO_FIXED, _KASINO_HANDTABLE)
+
+
 def mulle_scheme(strict_value: bool = False) -> ValueScheme:
     """MULLE-COMP-3; ``strict_value`` = MULLE-OPT-STRICT-VALUE (no rank-match beyond value)."""
     return _MULLE_STRICT if strict_value else MULLE_SCHEME
