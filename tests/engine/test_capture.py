@@ -363,6 +363,13 @@ def submultisets(table: Sequence[Card]) -> set[tuple[Card, ...]]:
     return out
 
 
+@given(table=st.lists(card_st, min_size=0, max_size=12), scheme=schemes)
+def test_sweep_values_are_every_value_the_whole_table_splits_into(table: list[Card], scheme: ValueScheme) -> None:
+    """KASINO-MIS-4's announcements: sweep_values skips values by two conditions checked for all
+    values at once, and answers what asking is_sweep_value of every value answers."""
+    assert sweep_values(table, scheme) == {v for v in range(1, scheme.max_value + 1) if is_sweep_value(table, v, scheme)}
+
+
 @given(played=card_st, table=st.lists(card_st, min_size=0, max_size=8), scheme=schemes)
 def test_listing_matches_reference(played: Card, table: list[Card], scheme: ValueScheme) -> None:
     listed = legal_captures(played, table, scheme)

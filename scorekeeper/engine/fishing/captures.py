@@ -187,8 +187,34 @@ def is_sweep_value(table: Sequence[Card], v: int, scheme: ValueScheme) -> bool:
 
 
 def sweep_values(table: Sequence[Card], scheme: ValueScheme) -> frozenset[int]:
-    """Every v in 1..max for which the table could be swept by value (KASINO-MIS-4 announcements)."""
-    return frozenset(v for v in range(1, scheme.max_value + 1) if is_sweep_value(table, v, scheme))
+    """Every v in 1..max for which the table could be swept by value (KASINO-MIS-4 announcements).
+
+    Asked after every play of a misar game. Two conditions every sweep value meets are checked
+    for all values at once first: each card can count no more than v, and some choice of the
+    cards' values totals a multiple of v. Only the values left are searched (``is_sweep_value``),
+    a few of the sixteen (a game's replay: 2.3 -> 0.3 ms a play, bench/README.md)."""
+    if not table:
+        return frozenset()
+    totals = 1  # bit t: some choice of the cards' values totals t
+    least = 1  # no group of v holds a card that counts more than v
+    for card in table:
+        values = scheme.table_values(card)
+        least = max(least, min(values))
+        totals = _shifted_or(totals, values)
+    return frozenset(v for v in range(least, scheme.max_value + 1)
+                     if totals & _multiples(v, totals.bit_length()) and is_sweep_value(table, v, scheme))
+
+
+def _shifted_or(bits: int, shifts: Sequence[int]) -> int:
+    out = 0
+    for x in shifts:
+        out |= bits << x
+    return out
+
+
+def _multiples(v: int, below: int) -> int:
+    """Bits v, 2v, … below ``below``."""
+    return sum(1 << t for t in range(v, below, v))
 
 
 def can_sweep(played: Card, table: Sequence[Card], scheme: ValueScheme) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from scorekeeper.cards import Card, french_pack
@@ -413,8 +414,14 @@ def _next_proposal_id(s: KasinoState) -> int:
 
 def _sweeps(s: KasinoState) -> list[int]:
     """KASINO-MIS-4: the values that would take the whole table, limited to values a card can be played as."""
-    playable = {v for c in PACK for v in s.cfg.scheme.played_values(c)}
+    playable = _playable(s.cfg.scheme)
     return sorted(v for v in sweep_values(s.table, s.cfg.scheme) if v in playable)
+
+
+@lru_cache(maxsize=8)
+def _playable(scheme: ValueScheme) -> frozenset[int]:
+    """The values some card of the pack can be played as (asked after every play of a misar game)."""
+    return frozenset(v for c in PACK for v in scheme.played_values(c))
 
 
 def _sweep_name(value: int) -> str:
