@@ -60,16 +60,24 @@ def chart(state: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any] | No
             "rows": [list(h["balances"]) + [h["pot"]] for h in history]}
 
 
-def kind_label(kind: str) -> str:
+def _kind_labels() -> dict[str, str]:
     return {"ante": _("ante"), "share": _("share"), "penalty": _("penalty"), "carry": _("carried over"),
-            "end_split": _("end split"), "end_refund": _("end refund")}.get(kind, kind)
+            "end_split": _("end split"), "end_refund": _("end refund")}
+
+
+def kind_label(kind: str) -> str:
+    return _kind_labels().get(kind, kind)
 
 
 def ledger(state: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
-    def party(x: int | str) -> str:
-        return _("pot") if x == "pot" else names[int(x)]
+    # The words looked up once, not per entry: a long evening's ledger has hundreds of entries,
+    # and each lookup was seven catalogue searches (a third of the sheet's drawing, bench/README.md).
+    labels, pot = _kind_labels(), _("pot")
 
-    return [{"deal": e["deal"], "kind": kind_label(e["kind"]), "css": e["kind"], "from": party(e["from"]),
+    def party(x: int | str) -> str:
+        return pot if x == "pot" else names[int(x)]
+
+    return [{"deal": e["deal"], "kind": labels.get(e["kind"], e["kind"]), "css": e["kind"], "from": party(e["from"]),
              "to": party(e["to"]), "amount": e["amount"], "rule": e["rule"]} for e in state["ledger"]]
 
 
