@@ -88,9 +88,8 @@ def kept() -> list[dict[str, Any]]:
 def plain_reason(game: str | None, reason: str) -> str:
     """Why a table was kept, in the player's words. Read from the stored text (exception name and
     message), so tables kept by any build, before this wording existed, read the same way."""
-    from flask_babel import gettext as _
-
     from scorekeeper.engine import RULES
+    from scorekeeper.localize import gettext as _
 
     if reason.startswith("DatabaseError") or game in (None, "?"):
         # The line names it "a saved copy" and says it was not opened: the reason adds only why.

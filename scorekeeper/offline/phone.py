@@ -408,11 +408,11 @@ def _hut_keep() -> Any:
     rule). A table of that id already here is kept if it has the copy's moves or more (a phone
     that kept it before), else it gives way to the longer copy."""
     from flask import jsonify, request, url_for
-    from flask_babel import gettext as _
 
     from scorekeeper import phone_marks as marks
     from scorekeeper import service
     from scorekeeper.extensions import db
+    from scorekeeper.localize import gettext as _
     from scorekeeper.models import Table
     from scorekeeper.service import TableError
     from scorekeeper.web import access, json_input
@@ -448,11 +448,11 @@ def _hut_keep() -> Any:
 def _remove_moved(table_id: str) -> Any:
     """Remove the read-only copy of a table now on the server (the home page asked once)."""
     from flask import redirect, url_for
-    from flask_babel import gettext as _
 
     from scorekeeper import phone_marks as marks
     from scorekeeper import service
     from scorekeeper.extensions import db
+    from scorekeeper.localize import gettext as _
     from scorekeeper.service import TableError
     from scorekeeper.web import access
 
@@ -472,9 +472,9 @@ def _remove_moved(table_id: str) -> Any:
 def _remove_kept(table_id: str) -> Any:
     """Remove a table kept from an older copy, once this phone downloaded it (nothing lost)."""
     from flask import abort, redirect, request, session, url_for
-    from flask_babel import gettext as _
 
     from scorekeeper import phone_marks as marks
+    from scorekeeper.localize import gettext as _
     from scorekeeper.service import TableError
 
     downloaded = session.get("kept_downloaded") or []

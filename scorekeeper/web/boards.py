@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
+from scorekeeper.localize import gettext as _
 from scorekeeper.localize import language
 
 PEG_COLOURS = ("#0b4f2f", "#8b1a1a", "#1a3f8b", "#111111")

@@ -17,7 +17,6 @@ from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from scorekeeper.cards import (
@@ -28,6 +27,7 @@ from scorekeeper.cards import (
     rank_face,
     rank_name,
 )
+from scorekeeper.localize import gettext as _
 from scorekeeper.localize import language
 
 _GERMAN_FACE_RANK = {"A": "Sau"}

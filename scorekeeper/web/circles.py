@@ -15,11 +15,11 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper.engine import RULES
 from scorekeeper.extensions import limiter
+from scorekeeper.localize import gettext as _
 from scorekeeper.models import Circle
 from scorekeeper.service import TableError
 from scorekeeper.service import circles as circles_service

@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import service
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, GERMAN_RANKS, GERMAN_SUITS
+from scorekeeper.localize import gettext as _
 from scorekeeper.service import TableError
 from scorekeeper.web import access
 from scorekeeper.web.desk_api import KINDS, judge

@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
-
 from scorekeeper.engine.analysis.desk import Line
 from scorekeeper.engine.analysis.desk_tricks import CardVerdict, TrickVerdict
 from scorekeeper.engine.analysis.review import ReviewLine
+from scorekeeper.localize import gettext as _
+from scorekeeper.localize import ngettext
 from scorekeeper.web import card_label, card_pretty, suit_label
 
 

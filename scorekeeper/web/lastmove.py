@@ -12,13 +12,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import bindparam, select
 
 from scorekeeper import service
 from scorekeeper.cards import NotationError, card_name, parse_card
 from scorekeeper.extensions import db
 from scorekeeper.localize import card_face, localize
+from scorekeeper.localize import gettext as _
 from scorekeeper.models import Event, Table
 from scorekeeper.service.snapshots import Head
 

@@ -14,12 +14,12 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext as _
 from sqlalchemy import inspect
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import service
 from scorekeeper.extensions import limiter
+from scorekeeper.localize import gettext as _
 from scorekeeper.localize import localize
 from scorekeeper.models import Table
 from scorekeeper.service import TableError

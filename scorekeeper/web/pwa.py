@@ -4,11 +4,11 @@ offline page."""
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, render_template, url_for
-from flask_babel import gettext as _
 
 from scorekeeper import phone_pack
 from scorekeeper.assets import manifest as hashed_assets
 from scorekeeper.extensions import csrf, limiter
+from scorekeeper.localize import gettext as _
 from scorekeeper.paths import STATIC
 from scorekeeper.phone_pack import CHUNK, OFFLINE_FILES, WORKER_SCRIPTS
 from scorekeeper.web import asset

@@ -17,13 +17,13 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import service
 from scorekeeper.engine import RULES, RULES_VERSION
 from scorekeeper.engine.messages import TableNames, isolate
 from scorekeeper.extensions import limiter
+from scorekeeper.localize import gettext as _
 from scorekeeper.models import Table
 from scorekeeper.phone_marks import moved_to, origin_of
 from scorekeeper.service import TableError

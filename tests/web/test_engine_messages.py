@@ -299,3 +299,24 @@ def test_a_table_page_isolates_a_right_to_left_name_once(client) -> None:
     assert "\u2068سارة\u2069" in page and "\u2068\u2068" not in page
     table = client.get(f"/api/v1/tables/{made['id']}", headers={"Authorization": f"Bearer {made['read_token']}"}).json
     assert table["players"] == ["سارة", "Bo"]  # stored and served as typed
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "de"])
+def test_the_views_gettext_says_what_flask_babels_says(app: Flask, lang: str) -> None:
+    """The views' ``gettext`` and ``ngettext`` (``scorekeeper.localize``: the catalogue found once
+    a request) answer as Flask-Babel's own, in the reader's language."""
+    import flask_babel
+
+    from scorekeeper import localize
+
+    plural = "%(player)s revoked: the share for %(num)s trick stays in the pot."
+    with app.test_request_context("/", headers={"Accept-Language": lang}):
+        assert localize.gettext("Confirm move") == flask_babel.gettext("Confirm move")
+        assert localize.gettext("Deal %(n)s: the count", n=3) == flask_babel.gettext("Deal %(n)s: the count", n=3)
+        for num in (1, 2):
+            assert (localize.ngettext(plural, plural.replace("trick", "tricks"), num, player="Bo")
+                    == flask_babel.ngettext(plural, plural.replace("trick", "tricks"), num, player="Bo"))
+        said = localize.gettext("Confirm move")
+    assert said == {"en": "Confirm move", "sv": "Bekräfta draget", "de": said}[lang]
+    if lang == "de":
+        assert said != "Confirm move"

@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import request
-from flask_babel import gettext as _
 
 from scorekeeper.cards import NotationError, parse_card
 from scorekeeper.localize import card_words
+from scorekeeper.localize import gettext as _
 
 
 def hint_arg() -> str:

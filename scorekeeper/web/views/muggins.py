@@ -17,13 +17,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from flask import request, url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS, Card, NotationError, parse_card
 from scorekeeper.engine.base import MalformedEvent, RuleViolation
 from scorekeeper.engine.muggins import DEAL_TABLE, PACK, Muggins, MugginsState, placements_for
-from scorekeeper.localize import card_face, card_words, localize
+from scorekeeper.localize import card_face, card_words, localize, ngettext
+from scorekeeper.localize import gettext as _
 from scorekeeper.web import asset
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views import register

@@ -15,12 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS
 from scorekeeper.engine.mulle import COPIES, TALLY, TALLY_CAPS, TALLY_ORDER, Mulle, MulleState
-from scorekeeper.localize import localize
+from scorekeeper.localize import gettext as _
+from scorekeeper.localize import localize, ngettext
 from scorekeeper.web.views import register
 from scorekeeper.web.views.fishing import (
     hint_arg,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
+from scorekeeper.localize import gettext as _
 
 ProposalWords = Callable[[Mapping[str, Any], Mapping[str, Any] | None, Sequence[str]], Mapping[str, Any]]
 

@@ -15,8 +15,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from scorekeeper.cards import FRENCH_RANKS, FRENCH_SUITS
 from scorekeeper.engine.kasino import (
@@ -32,6 +30,8 @@ from scorekeeper.engine.kasino import (
     Kasino,
     KasinoState,
 )
+from scorekeeper.localize import gettext as _
+from scorekeeper.localize import ngettext
 from scorekeeper.web.views import register
 from scorekeeper.web.views.fishing import hint_arg, hints_asked, join, side_labels
 from scorekeeper.web.views.kasino.controls import (

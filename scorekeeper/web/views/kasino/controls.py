@@ -6,15 +6,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from scorekeeper.engine.kasino import (
     TARGET,
     Kasino,
     KasinoState,
 )
-from scorekeeper.localize import localize
+from scorekeeper.localize import gettext as _
+from scorekeeper.localize import localize, ngettext
 from scorekeeper.web.views.fishing import hint_card, join, pretty
 from scorekeeper.web.views.kasino.words import picker_counts
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
-
+from scorekeeper.localize import gettext as _
+from scorekeeper.localize import ngettext
 from scorekeeper.web.views.fishing import join, pretty
 from scorekeeper.web.views.kasino.words import cards_text, category_name
 

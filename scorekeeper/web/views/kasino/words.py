@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-
+from scorekeeper.localize import gettext as _
 from scorekeeper.localize import language
 from scorekeeper.web.views.fishing import pretty
 

@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import request, url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from scorekeeper.cards import SUIT_SYMBOLS
 from scorekeeper.engine.mousel import SUITS, Mousel, MouselState
+from scorekeeper.localize import gettext as _
+from scorekeeper.localize import ngettext
 from scorekeeper.web.views import register
 from scorekeeper.web.views.mousel.controls import (
     between,

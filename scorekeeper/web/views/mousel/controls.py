@@ -5,12 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
-
 from scorekeeper.engine.base import RuleViolation
 from scorekeeper.engine.mousel import Mousel, MouselState
-from scorekeeper.localize import localize
+from scorekeeper.localize import gettext as _
+from scorekeeper.localize import localize, ngettext
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views.mousel.sheet import end_words
 from scorekeeper.web.views.mousel.words import pack_codes

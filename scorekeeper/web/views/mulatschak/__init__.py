@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import request, url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from markupsafe import Markup, escape
 
 from scorekeeper.cards import parse_card
 from scorekeeper.engine.mulatschak import START, Mulatschak, MulState
+from scorekeeper.localize import gettext as _
+from scorekeeper.localize import ngettext
 from scorekeeper.web.views import register
 
 # The phase controls live in their own module; tests import exchange_controls and unseen from here.

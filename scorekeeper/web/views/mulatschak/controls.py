@@ -7,12 +7,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import url_for
-from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from scorekeeper.cards import GERMAN_RANKS, GERMAN_SUITS, Card
 from scorekeeper.engine.mulatschak import BREACH_RULES, MulState, stay_home_cost
 from scorekeeper.engine.tricks import check_play
+from scorekeeper.localize import gettext as _
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.views.mulatschak.terms import (
     _card_word,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from flask_babel import get_locale
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.cards import GERMAN_SUITS
+from scorekeeper.localize import gettext as _
 
 SUIT_CSS = {s: f"g-{s}" for s in GERMAN_SUITS}
 
