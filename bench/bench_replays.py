@@ -89,6 +89,18 @@ def kasino() -> tuple[list[str], dict[str, Any], Events, str]:
     return [f"P{i}" for i in range(4)], {}, sim.events, f"4 players, a whole game ({deals} deals)"
 
 
+def kasino_misar() -> tuple[list[str], dict[str, Any], Events, str]:
+    """Misar (KASINO-MIS-*): after every play the engine works out which values would sweep the
+    table, and checks each capture against the duty to take the most."""
+    from tests.engine.test_kasino_playouts import Sim
+
+    options = {"variant": "misar"}
+    sim = Sim(3, options, random.Random(2024))
+    sim.play_game()
+    deals = sum(1 for e in sim.events if e["type"] == "deal")
+    return [f"P{i}" for i in range(3)], options, sim.events, f"3 players with misar, a whole game ({deals} deals)"
+
+
 def muggins() -> tuple[list[str], dict[str, Any], Events, str]:
     from tests.engine.test_muggins_playouts import PACK, playout
 
@@ -123,6 +135,7 @@ GAMES: list[tuple[str, str, Callable[[], tuple[list[str], dict[str, Any], Events
     ("mulle", "Mulle", mulle_deal, 5.0),
     ("mulle", "Mulle", mulle, None),
     ("kasino", "Kasino", kasino, None),
+    ("kasino", "Kasino", kasino_misar, None),
     ("muggins", "Muggins", muggins, None),
     ("mulatschak", "Mulatschak", mulatschak, 10.0),
     ("mousel", "Mousel", mousel, 6.0),
