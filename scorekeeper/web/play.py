@@ -53,6 +53,21 @@ def sheet(table_id: str) -> tuple[str, int]:
     return render_sheet(table_id)
 
 
+# The parts of a sheet that a redraw leaves folded and empty until they are opened, by game:
+# Mousel's earlier deals and its ledger (templates/games/mousel/parts.html).
+SHEET_PARTS = {"mousel": ("older", "ledger")}
+
+
+@bp.get("/t/<table_id>/sheet/<part>")
+def sheet_part(table_id: str, part: str) -> tuple[str, int]:
+    """A folded part of the sheet, fetched as it is opened: a long evening's history, which every
+    redraw drew again (most of the sheet) for a <details> nobody had opened."""
+    table = load(table_id)
+    if part not in SHEET_PARTS.get(table.game, ()):
+        abort(404)
+    return render_template(f"games/{table.game}/parts.html", part=part, **page_context(table)), 200
+
+
 def _writer(table_id: str) -> tuple[Table, int | None]:
     # The view keeps the table it read: the session's identity map holds it only weakly, and the
     # sheet drawn after the write finds it there (at its new head) only while someone holds it.

@@ -97,3 +97,38 @@ def test_a_phone_plays_two_deals_with_penalties(browser: Browser, live_server: s
     expect(balances).to_have_text(["+2", "-6"])
     expect(page.locator("#ms-deal-2 tfoot")).to_have_text("Next pot: 0 left over + 4 in penalties + 2 antes = 6")
     expect(page.get_by_role("img", name="The pot and the balances over the deals")).to_be_visible()
+
+
+def test_a_long_evenings_history_opens_after_a_redraw(browser: Browser, live_app: tuple[str, object],
+                                                      playwright: Playwright) -> None:
+    """A redraw leaves the earlier deals and the ledger folded and empty (most of a long evening's
+    sheet, drawn again at every move); opened, each fetches its rows, in the phone's language,
+    and fits a phone of 390 and of 320 px."""
+    import json
+    from pathlib import Path
+
+    base, app = live_app
+    log = json.loads((Path(__file__).parents[1] / "golden" / "logs" / "13-mousel-adjudicate-5p-plain.json").read_text())
+    made = app.test_client().post("/api/v1/tables/import", json=log).json  # type: ignore[attr-defined]
+    deals = len(made["state"]["settlements"])
+    entries = len(made["state"]["ledger"])
+    assert deals > 5 and entries > 100
+    for locale, width, words in (("en-GB", 390, "earlier deals"), ("sv-SE", 320, "tidigare givar"),
+                                 ("de-DE", 320, "frühere Spiele")):
+        context = browser.new_context(**{**playwright.devices["Pixel 7"], "viewport": {"width": width, "height": 700}},
+                                      locale=locale, **NO_WORKER)
+        page = context.new_page()
+        page.goto(f"{base}/t/{made['id']}/k/{made['read_token']}")
+        expect(page.locator(".ms-older table.ms-settle")).to_have_count(deals - 1)  # the whole page has them all
+        page.evaluate("htmx.trigger('#sheet', 'refresh')")                           # a redraw, as after a move
+        older = page.locator(".ms-older")
+        expect(older.locator(".ms-part[hx-get]")).to_have_count(1)
+        expect(older.locator("summary")).to_contain_text(words)
+        older.locator("summary").click()
+        expect(older.locator("table.ms-settle")).to_have_count(deals - 1)
+        ledger = page.locator(".ms-ledger")
+        expect(ledger.locator("tbody tr")).to_have_count(0)
+        ledger.locator("summary").click()
+        expect(ledger.locator("tbody tr")).to_have_count(entries)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        context.close()

@@ -323,7 +323,16 @@ def test_settlement_table_of_each_deal(sqlite_app: Flask) -> None:
     assert "Next pot: 0 left over + 8 in penalties + 4 antes = 12" in table
     assert "Cleo: penalty -4" in html and "Dan: penalty -4" in html
     assert "1 earlier deal" in html                                    # deal 1 folded away below
-    assert html.index('id="ms-deal-2"') < html.index('id="ms-deal-1"')
+    # The redraw leaves the folded deal out, to be fetched when it is opened; the part has it.
+    older = html.split('class="ms-more ms-older"')[1].split("</details>")[0]
+    assert 'id="ms-deal-1"' not in html and f'hx-get="/t/{table_id}/sheet/older"' in older
+    assert 'hx-trigger="toggle once from:closest details"' in older
+    fetched = client.get(f"/t/{table_id}/sheet/older", headers=HX)
+    assert fetched.status_code == 200 and 'id="ms-deal-1"' in fetched.text and 'id="ms-deal-2"' not in fetched.text
+    assert "Deal 1: Bo took trumps; pot 4, 1 a trick." in fetched.text
+    # A whole page (no script: no redraws) has every deal, newest first.
+    page = client.get(f"/t/{table_id}").text
+    assert page.index('id="ms-deal-2"') < page.index('id="ms-deal-1"') < page.index("</details>", page.index("ms-older"))
     assert 'aria-label="The pot and the balances over the deals"' in html
     assert "Dan -5" in html and "pot 8" in html                        # the chart's line labels
 
@@ -332,14 +341,33 @@ def test_ledger_lists_every_token_movement(sqlite_app: Flask) -> None:
     client = sqlite_app.test_client()
     table_id = open_table(client)
     html = events(client, table_id, *EX2, *EX3)
-    ledger = html.split('class="ms-more ms-ledger"')[1].split("</details>")[0]
-    assert "The ledger: 15 token movements" in ledger              # 8 antes, 5 shares, 2 penalties
+    folded = html.split('class="ms-more ms-ledger"')[1].split("</details>")[0]
+    assert "The ledger: 15 token movements" in folded              # 8 antes, 5 shares, 2 penalties
+    assert "<tbody>" not in folded and f'hx-get="/t/{table_id}/sheet/ledger"' in folded
+    ledger = client.get(f"/t/{table_id}/sheet/ledger", headers=HX).text.strip()
+    assert ledger == client.get(f"/t/{table_id}").text.split('class="ms-more ms-ledger"')[1].split("</summary>")[1].split(
+        "</details>")[0].strip()                                   # the whole page's own
     rows = [Page("<tr" + r).text for r in ledger.split("<tbody>")[1].split("<tr")[1:]]
     assert len(rows) == len(state(sqlite_app, table_id)["ledger"]) == 15
     assert rows[0] == ["1", "ante", "Anna", "pot", "1", "MOUSEL-DEAL-1"]
     assert ["2", "penalty", "Cleo", "pot", "4", "MOUSEL-POT-4"] in rows
     assert ["2", "penalty", "Dan", "pot", "4", "MOUSEL-POT-5"] in rows
     assert ["1", "share", "pot", "Bo", "2", "MOUSEL-POT-1"] in rows
+
+
+def test_a_sheet_part_is_the_tables_own_and_named(sqlite_app: Flask) -> None:
+    """Only a game's folded parts are served (404 otherwise), to the phones the table let in (403)."""
+    client = sqlite_app.test_client()
+    table_id = open_table(client)
+    events(client, table_id, *EX2)
+    assert client.get(f"/t/{table_id}/sheet/ledger").status_code == 200
+    assert client.get(f"/t/{table_id}/sheet/chart").status_code == 404
+    assert sqlite_app.test_client().get(f"/t/{table_id}/sheet/ledger").status_code == 403
+    assert client.get("/t/nosuchtable/sheet/ledger").status_code == 404
+    made = client.post("/tables", data={"game": "mulle", "players": ["Anna", "Bo"]})
+    assert client.get(made.location.rsplit("/", 2)[0].replace("/k", "") + "/sheet/ledger").status_code in (403, 404)
+    watcher = watcher_of(sqlite_app, table_id)
+    assert watcher.get(f"/t/{table_id}/sheet/older").status_code == 200
 
 
 def test_settle_up_at_the_end(sqlite_app: Flask) -> None:

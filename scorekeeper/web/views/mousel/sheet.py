@@ -2,53 +2,81 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, overload
 
 from scorekeeper.localize import gettext as _
 from scorekeeper.web.views.mousel.words import token_count
 from scorekeeper.web.views.tricks import names_of
 
 
-def settlements(state: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+class _Later(Sequence[dict[str, Any]]):
+    """Rows made when first read: a redraw shows the last deal's settlement alone, the earlier
+    ones only once they are opened (templates/games/mousel/parts.html)."""
+
+    def __init__(self, rows: Sequence[Any], make: Callable[[Any], dict[str, Any]]) -> None:
+        self._rows = rows
+        self._make = make
+        self._made: dict[int, dict[str, Any]] = {}
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        i = range(len(self))[index]  # IndexError as a list's
+        if i not in self._made:
+            self._made[i] = self._make(self._rows[i])
+        return self._made[i]
+
+
+def settlements(state: Mapping[str, Any], names: Sequence[str]) -> Sequence[dict[str, Any]]:
     """One small table per deal, newest first: tricks, share, penalty and the balance after it."""
     history = {h["deal"]: h for h in state["history"]}
-    out = []
-    for row in reversed(state["settlements"]):
-        after = history.get(row["deal"])
-        lines = []
-        for p in row["seats"]:
-            folded = p in row["folded"]
-            role = []
-            if p == row["taker"]:
-                role.append(_("took trumps"))
-            if folded:
-                role.append(_("folded"))
-            if p in row["revokers"]:
-                role.append(_("revoke"))
-            if p in row["busted"]:
-                role.append(_("bust"))
-            paid, due = row["penalties"][p], row["penalties_due"][p]
-            lines.append({"name": names[p], "role": ", ".join(role), "folded": folded, "taker": p == row["taker"],
-                          "tricks": "–" if folded or row["void"] else row["tricks"][p],
-                          "share": row["shares"][p], "penalty": paid, "short": due - paid,
-                          "balance": after["balances"][p] if after else None})
-        penalties = sum(row["penalties"])
-        antes = row["next_pot"] - row["leftover"] - penalties
-        if row["void"]:
-            headline = _("Deal %(n)s: void, nobody took trumps; the pot of %(pot)s carries over.", n=row["deal"],
-                         pot=row["pot"])
-        else:
-            headline = _("Deal %(n)s: %(name)s took trumps; pot %(pot)s, %(per)s a trick.", n=row["deal"],
-                         name=names[row["taker"]], pot=row["pot"], per=token_count(row["value_per_trick"]))
-        out.append({"deal": row["deal"], "dealer": names[row["dealer"]], "void": row["void"], "lines": lines,
-                    "headline": headline, "pot": row["pot"], "per_trick": token_count(row["value_per_trick"]),
-                    "leftover": row["leftover"], "penalties": penalties, "antes": antes,
-                    "next_pot": row["next_pot"], "last": row["last"],
-                    "next_words": _("Next pot: %(leftover)s left over + %(penalties)s in penalties + %(antes)s "
-                                    "antes = %(total)s", leftover=row["leftover"], penalties=penalties,
-                                    antes=antes, total=row["next_pot"])})
-    return out
+    return _Later(list(reversed(state["settlements"])), lambda row: _settlement(row, history, names))
+
+
+def _settlement(row: Mapping[str, Any], history: Mapping[int, Any], names: Sequence[str]) -> dict[str, Any]:
+    after = history.get(row["deal"])
+    lines = []
+    for p in row["seats"]:
+        folded = p in row["folded"]
+        role = []
+        if p == row["taker"]:
+            role.append(_("took trumps"))
+        if folded:
+            role.append(_("folded"))
+        if p in row["revokers"]:
+            role.append(_("revoke"))
+        if p in row["busted"]:
+            role.append(_("bust"))
+        paid, due = row["penalties"][p], row["penalties_due"][p]
+        lines.append({"name": names[p], "role": ", ".join(role), "folded": folded, "taker": p == row["taker"],
+                      "tricks": "–" if folded or row["void"] else row["tricks"][p],
+                      "share": row["shares"][p], "penalty": paid, "short": due - paid,
+                      "balance": after["balances"][p] if after else None})
+    penalties = sum(row["penalties"])
+    antes = row["next_pot"] - row["leftover"] - penalties
+    if row["void"]:
+        headline = _("Deal %(n)s: void, nobody took trumps; the pot of %(pot)s carries over.", n=row["deal"],
+                     pot=row["pot"])
+    else:
+        headline = _("Deal %(n)s: %(name)s took trumps; pot %(pot)s, %(per)s a trick.", n=row["deal"],
+                     name=names[row["taker"]], pot=row["pot"], per=token_count(row["value_per_trick"]))
+    return {"deal": row["deal"], "dealer": names[row["dealer"]], "void": row["void"], "lines": lines,
+            "headline": headline, "pot": row["pot"], "per_trick": token_count(row["value_per_trick"]),
+            "leftover": row["leftover"], "penalties": penalties, "antes": antes,
+            "next_pot": row["next_pot"], "last": row["last"],
+            "next_words": _("Next pot: %(leftover)s left over + %(penalties)s in penalties + %(antes)s "
+                            "antes = %(total)s", leftover=row["leftover"], penalties=penalties,
+                            antes=antes, total=row["next_pot"])}
 
 
 def chart(state: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any] | None:
