@@ -330,9 +330,12 @@ def test_settlement_table_of_each_deal(sqlite_app: Flask) -> None:
     fetched = client.get(f"/t/{table_id}/sheet/older", headers=HX)
     assert fetched.status_code == 200 and 'id="ms-deal-1"' in fetched.text and 'id="ms-deal-2"' not in fetched.text
     assert "Deal 1: Bo took trumps; pot 4, 1 a trick." in fetched.text
-    # A whole page (no script: no redraws) has every deal, newest first.
+    # A whole page folds them so too; its link (no script) opens the page with every deal, newest first.
     page = client.get(f"/t/{table_id}").text
+    assert 'id="ms-deal-1"' not in page and f'href="/t/{table_id}?history=1#ms-older"' in page
+    page = client.get(f"/t/{table_id}?history=1").text
     assert page.index('id="ms-deal-2"') < page.index('id="ms-deal-1"') < page.index("</details>", page.index("ms-older"))
+    assert '<details class="ms-more ms-older" id="ms-older" open>' in page
     assert 'aria-label="The pot and the balances over the deals"' in html
     assert "Dan -5" in html and "pot 8" in html                        # the chart's line labels
 
@@ -345,8 +348,8 @@ def test_ledger_lists_every_token_movement(sqlite_app: Flask) -> None:
     assert "The ledger: 15 token movements" in folded              # 8 antes, 5 shares, 2 penalties
     assert "<tbody>" not in folded and f'hx-get="/t/{table_id}/sheet/ledger"' in folded
     ledger = client.get(f"/t/{table_id}/sheet/ledger", headers=HX).text.strip()
-    assert ledger == client.get(f"/t/{table_id}").text.split('class="ms-more ms-ledger"')[1].split("</summary>")[1].split(
-        "</details>")[0].strip()                                   # the whole page's own
+    assert ledger == client.get(f"/t/{table_id}?history=1").text.split('class="ms-more ms-ledger"')[1].split(
+        "</summary>")[1].split("</details>")[0].strip()            # the whole history's page has the same
     rows = [Page("<tr" + r).text for r in ledger.split("<tbody>")[1].split("<tr")[1:]]
     assert len(rows) == len(state(sqlite_app, table_id)["ledger"]) == 15
     assert rows[0] == ["1", "ante", "Anna", "pot", "1", "MOUSEL-DEAL-1"]
