@@ -11,8 +11,6 @@ from scorekeeper.localize import gettext as _
 SUIT_CSS = {s: f"g-{s}" for s in GERMAN_SUITS}
 
 
-
-
 def _glosses() -> dict[str, str]:
     return {
         "weiter": _("pass"),
