@@ -63,6 +63,8 @@ def sheet_part(table_id: str, part: str) -> tuple[str, int]:
     """A folded part of the sheet, fetched as it is opened: a long evening's history, which every
     redraw drew again (most of the sheet) for a <details> nobody had opened."""
     table = load(table_id)
+    if access.cap_of(table) is None:
+        abort(403)  # before anything of the table is told, its game included
     if part not in SHEET_PARTS.get(table.game, ()):
         abort(404)
     return render_template(f"games/{table.game}/parts.html", part=part, **page_context(table)), 200

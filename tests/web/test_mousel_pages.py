@@ -365,10 +365,13 @@ def test_a_sheet_part_is_the_tables_own_and_named(sqlite_app: Flask) -> None:
     events(client, table_id, *EX2)
     assert client.get(f"/t/{table_id}/sheet/ledger").status_code == 200
     assert client.get(f"/t/{table_id}/sheet/chart").status_code == 404
-    assert sqlite_app.test_client().get(f"/t/{table_id}/sheet/ledger").status_code == 403
+    stranger = sqlite_app.test_client()
+    assert stranger.get(f"/t/{table_id}/sheet/ledger").status_code == 403
+    assert stranger.get(f"/t/{table_id}/sheet/chart").status_code == 403  # nothing told, not even the parts
     assert client.get("/t/nosuchtable/sheet/ledger").status_code == 404
-    made = client.post("/tables", data={"game": "mulle", "players": ["Anna", "Bo"]})
-    assert client.get(made.location.rsplit("/", 2)[0].replace("/k", "") + "/sheet/ledger").status_code in (403, 404)
+    mulle = client.post("/tables", data={"game": "mulle", "players": ["Anna", "Bo"]}).location.rsplit("/", 1)[1]
+    assert client.get(f"/t/{mulle}/sheet").status_code == 200           # its own table, whose game has no parts
+    assert client.get(f"/t/{mulle}/sheet/ledger").status_code == 404
     watcher = watcher_of(sqlite_app, table_id)
     assert watcher.get(f"/t/{table_id}/sheet/older").status_code == 200
 
