@@ -1,6 +1,7 @@
 """Shared test set-up: hypothesis profiles (CI is reproducible; `check` is quicker, `dev` digs deeper locally)."""
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -105,3 +106,15 @@ class RunEveryCollectedTest:
 def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):  # the controller (or a run without xdist) counts
         config.pluginmanager.register(RunEveryCollectedTest(), "run-every-collected-test")
+
+
+@pytest.fixture(autouse=True)
+def _the_server_counts_again() -> Iterator[None]:
+    """The phone's app switches the server's metrics off for its whole process (phone.prepare): a
+    test that ran it here (a phone answered in-process) must not leave the next test's server
+    counting nothing. Seen in CI: a browser test's in-process phone, then test_metrics on the same
+    worker."""
+    yield
+    from scorekeeper import metrics
+
+    metrics.set_counting(True)
