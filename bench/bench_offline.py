@@ -387,7 +387,7 @@ IMPORT = """async (log) => {
 
 def played_table(page: Any, spec: str) -> tuple[str, str]:
     """A golden game cut after its first N events (``name:N``), imported on the phone and opened
-    once (its link gives this phone's session the seat-taker's rights): its page's address."""
+    once (its link gives this phone's session the writer's rights): its page's address."""
     name, _, cut = spec.partition(":")
     log = json.loads((ROOT / "tests" / "golden" / "logs" / name).read_text())
     if cut:
