@@ -507,3 +507,23 @@
     if (xhr && xhr.status === 404) goHome();
   });
 })();
+
+// A part of the sheet that folds a long history away (Mousel's earlier deals and ledger,
+// `details.ms-more`, fetched when opened) stays open across a redraw: another phone's move would
+// otherwise close what this player is reading. Opened again, it fetches its rows anew.
+(function () {
+  "use strict";
+  var open = [];
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!target || target.id !== "sheet" || !evt.detail.shouldSwap) return;
+    open = Array.prototype.map.call(target.querySelectorAll("details.ms-more[open][id]"), function (d) { return d.id; });
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    open.forEach(function (id) {
+      var part = document.getElementById(id);
+      if (part && !part.open) part.open = true;
+    });
+    open = [];
+  });
+})();

@@ -102,9 +102,9 @@ def test_a_phone_plays_two_deals_with_penalties(browser: Browser, live_server: s
 def test_a_long_evenings_history_opens_when_asked(browser: Browser, live_app: tuple[str, object],
                                                   playwright: Playwright) -> None:
     """The earlier deals and the ledger (most of a long evening's sheet, drawn again at every
-    redraw) come folded and empty; opened, each fetches its rows, in the phone's language, also
-    after a redraw, and fits a phone of 390 and of 320 px. With no script, the folded part's
-    link opens the page with the whole history."""
+    redraw) come folded and empty; opened, each fetches its rows, in the phone's language, and
+    stays open across a redraw; it fits a phone of 390 and of 320 px. With no script, the folded
+    part's link opens the page with the whole history."""
     import json
     from pathlib import Path
 
@@ -122,18 +122,27 @@ def test_a_long_evenings_history_opens_when_asked(browser: Browser, live_app: tu
         page = context.new_page()
         page.goto(address)
         older, ledger = page.locator("#ms-older"), page.locator("#ms-ledger")
-        for _ in ("the page", "a redraw"):
-            expect(older.locator(".ms-part[hx-get]")).to_have_count(1)
-            expect(older.locator("table.ms-settle")).to_have_count(0)
-            expect(older.locator("summary")).to_contain_text(words)
-            older.locator("summary").click()
-            expect(older.locator("table.ms-settle")).to_have_count(deals - 1)
-            expect(ledger.locator("tbody tr")).to_have_count(0)
-            ledger.locator("summary").click()
-            expect(ledger.locator("tbody tr")).to_have_count(entries)
-            assert page.evaluate("document.documentElement.scrollWidth") <= width
-            page.evaluate("htmx.trigger('#sheet', 'refresh')")                        # as after a move
-            expect(older).not_to_have_attribute("open", "")
+        expect(older.locator(".ms-part[hx-get]")).to_have_count(1)
+        expect(older.locator("table.ms-settle")).to_have_count(0)
+        expect(older.locator("summary")).to_contain_text(words)
+        older.locator("summary").click()
+        expect(older.locator("table.ms-settle")).to_have_count(deals - 1)
+        expect(ledger.locator("tbody tr")).to_have_count(0)
+        ledger.locator("summary").click()
+        expect(ledger.locator("tbody tr")).to_have_count(entries)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # A redraw (another phone's move) keeps what this player opened open, its rows fetched anew.
+        page.evaluate("document.querySelector('#ms-ledger tbody').dataset.old = '1'")
+        page.evaluate("htmx.trigger('#sheet', 'refresh')")
+        expect(ledger.locator("tbody[data-old]")).to_have_count(0)
+        expect(ledger).to_have_attribute("open", "")
+        expect(ledger.locator("tbody tr")).to_have_count(entries)
+        expect(older.locator("table.ms-settle")).to_have_count(deals - 1)
+        ledger.locator("summary").click()                                            # closed, it stays closed
+        page.evaluate("htmx.trigger('#sheet', 'refresh')")
+        expect(ledger.locator(".ms-part[hx-get]")).to_have_count(1)                 # the redraw is in
+        expect(ledger).not_to_have_attribute("open", "")
+        expect(older.locator("table.ms-settle")).to_have_count(deals - 1)
         context.close()
     context = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB", java_script_enabled=False,
                                   **NO_WORKER)
