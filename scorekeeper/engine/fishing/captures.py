@@ -14,7 +14,7 @@ from scorekeeper.engine.core.replay import (
 from scorekeeper.engine.fishing.claims import find_grouping
 from scorekeeper.engine.fishing.listing import Capture, Listing, table_groups
 from scorekeeper.engine.fishing.pack import FRENCH_ORDER, PLACE
-from scorekeeper.engine.fishing.packing import Packing
+from scorekeeper.engine.fishing.packing import Packing, shift_or
 from scorekeeper.engine.fishing.schemes import ValueScheme, capture_values, card_sort_key
 from scorekeeper.engine.fishing.search import solve_kinds
 
@@ -201,16 +201,9 @@ def sweep_values(table: Sequence[Card], scheme: ValueScheme) -> frozenset[int]:
     for card in table:
         values = scheme.table_values(card)
         least = max(least, min(values))
-        totals = _shifted_or(totals, values)
+        totals = shift_or(totals, values)
     return frozenset(v for v in range(least, scheme.max_value + 1)
                      if totals & _multiples(v, totals.bit_length()) and is_sweep_value(table, v, scheme))
-
-
-def _shifted_or(bits: int, shifts: Sequence[int]) -> int:
-    out = 0
-    for x in shifts:
-        out |= bits << x
-    return out
 
 
 def _multiples(v: int, below: int) -> int:

@@ -16,7 +16,13 @@ from typing import Any
 from scorekeeper.cards import Card
 from scorekeeper.engine.fishing.grouping import Grouping, Parts, assign_values
 from scorekeeper.engine.fishing.pack import FRENCH_RANKS, card_info
-from scorekeeper.engine.fishing.packing import Packing, Spread, add_totals, groups_by_first
+from scorekeeper.engine.fishing.packing import (
+    Packing,
+    Spread,
+    add_totals,
+    groups_by_first,
+    shift_or,
+)
 from scorekeeper.engine.fishing.schemes import SUIT_ORDER, ValueScheme, capture_values
 from scorekeeper.engine.fishing.search import kind_groups, kinds_of, partition, solve_kinds
 
@@ -147,7 +153,7 @@ def _build_claim_tables(scheme: ValueScheme, played: Card, values: tuple[int, ..
             continue
         rows = [1]
         for _ in range(_CLAIM_MOST):
-            rows.append(_shift_or(rows[-1], [o - offsets[0] for o in offsets]))
+            rows.append(shift_or(rows[-1], [o - offsets[0] for o in offsets]))
         specials.append((_FIELD * (top - f), -offsets[0], rows))
     most = _CLAIM_MOST * max(max(k[0]) for k in kinds)
     by_value: list[tuple[int, list[list[int]], int, int, dict[int, int]]] = []
@@ -162,13 +168,6 @@ def _build_claim_tables(scheme: ValueScheme, played: Card, values: tuple[int, ..
                     for groups in by_top for group in groups}
         by_value.append((v, by_top, dead, multiples, least_of))
     return units, weights, shift, specials, by_value
-
-
-def _shift_or(bits: int, shifts: Sequence[int]) -> int:
-    out = 0
-    for x in shifts:
-        out |= bits << x
-    return out
 
 
 def _flip(packed: int, top: int) -> int:

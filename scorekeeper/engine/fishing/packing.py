@@ -42,11 +42,16 @@ class Packing:
         return [self.field(packed, i) for i in range(len(self.caps))]
 
 
-def bits_add(bits: int, values: tuple[int, ...], limit: int) -> int:
+def shift_or(bits: int, shifts: Sequence[int]) -> int:
+    """``bits`` (bit t: total t) with one more card added that may count any of ``shifts``."""
     out = 0
-    for value in values:
-        out |= bits << value
-    return out & limit
+    for x in shifts:
+        out |= bits << x
+    return out
+
+
+def bits_add(bits: int, values: tuple[int, ...], limit: int) -> int:
+    return shift_or(bits, values) & limit
 
 
 def groups_by_first(values: Sequence[tuple[int, ...]], packing: Packing, v: int,
