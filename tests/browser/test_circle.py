@@ -10,7 +10,8 @@ import urllib.request
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import APIResponse, Browser, BrowserContext, Route, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import NO_WORKER
 from tests.browser.test_every_page_fits import LANGS, Sweep, phones  # noqa: F401 - the fixture
@@ -71,6 +72,44 @@ def test_the_standings_redraw_within_a_second_of_the_final_move(browser: Browser
     urllib.request.urlopen(request, timeout=10).close()  # noqa: S310
     for page in pages:
         expect(page.locator('#standings tr[data-member="Anna"] [data-stat="won"]')).to_have_text("0", timeout=2000)
+
+
+def test_a_notice_heard_while_the_standings_are_fetched_is_not_lost(browser: Browser, live_server: str) -> None:
+    """A table opened and at once finished: two notices, the second heard while the first's fetch is
+    out. That fetch is held until the second notice is in, then answered with what it read (the
+    table open, nobody's win): the page must still end up showing the win (seen in CI, issue 38)."""
+    circle = call(live_server, "/api/v1/circles", {"name": "Torsdag", "members": ["Anna", "Bo", "Cilla"]})
+    muggins(live_server, circle, [[1], [0], [2]])
+    page = browser.new_context(locale="en-GB", **NO_WORKER).new_page()
+    page.goto(circle["watch_url"].replace("http://192.0.2.10:5000", live_server))
+    expect(page.locator('#standings tr[data-member="Bo"] [data-stat="won"]')).to_have_text("1")
+    page.wait_for_function(STREAM_OPEN)
+    held: list[tuple[Route, APIResponse]] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))  # what the server says now: the table open, unfinished
+
+    page.route("**/standings*", hold_the_first)
+    table = muggins(live_server, circle, [], finish=False)  # the first notice
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the first notice never fetched the standings"
+    call(live_server, f"/api/v1/tables/{table['id']}/events", {"type": "result", "placings": [[0], [1], [2]]},
+         table["write_token"])  # the second notice
+    page.wait_for_timeout(500)  # heard by now, with the first fetch still held
+    route, stale = held[0]
+    try:
+        route.fulfill(response=stale)
+    except PlaywrightError:
+        pass  # the second notice cancelled that fetch: nothing to answer
+    expect(page.locator('#standings tr[data-member="Anna"] [data-stat="won"]')).to_have_text("1", timeout=3000)
+    expect(page.locator('#standings tr[data-member="Anna"] [data-stat="played"]')).to_have_text("2")
+    page.context.close()
 
 
 def test_the_circle_pages_fit_a_phone(live_server: str, phones: dict[str, BrowserContext]) -> None:  # noqa: F811
