@@ -201,23 +201,33 @@ def stream(table_id: str, head: int, *, ping_every: float = 15.0, max_seconds: f
 
 
 def changes(key: str, *, ping_every: float = 15.0, max_seconds: float = 600.0, retry_ms: int = 1000,
-            source: Broker | None = None) -> Iterator[bytes]:
+            source: Broker | None = None, heads: bool = False) -> Iterator[bytes]:
     """A circle's stream: one message whenever something of it changed (its seq is a time, so
-    the steps between are not walked as a table's moves are), ``deleted`` when it is gone."""
+    the steps between are not walked as a table's moves are), ``deleted`` when it is gone.
+
+    With ``heads`` (the page's stream, not the API's) it opens with ``event: head`` naming the
+    newest change this worker heard, and its keep-alives name it too: a page that slept through a
+    change, or reconnected after one, sees that its standings are older and fetches them."""
     source = source or broker
     deadline = time.monotonic() + max_seconds * (1 - random.random() / 5)
     last = source.head(key)
     yield f"retry: {retry_ms}\n\n".encode()
+    if heads:
+        yield _circle_head(key, last)
     while not source.closed and time.monotonic() < deadline:
         new = source.wait(key, last, min(ping_every, max(0.0, deadline - time.monotonic())))
         if source.is_deleted(key):
             yield f"event: deleted\ndata: {{\"circle\": \"{key}\"}}\n\n".encode()
             return
         if new is None:
-            yield b": ping\n\n"
+            yield _circle_head(key, last) if heads else b": ping\n\n"
             continue
         last = new
         yield f"event: message\ndata: {{\"circle\": \"{key}\", \"seq\": {new}}}\n\n".encode()
+
+
+def _circle_head(key: str, seq: int) -> bytes:
+    return f"event: head\ndata: {{\"circle\": \"{key}\", \"seq\": {seq}}}\n\n".encode()
 
 
 def retry_ms(base: int, jitter: int, draw: Callable[[], float] = random.random) -> int:

@@ -187,12 +187,14 @@
 // Every sheet: a move announced while the sheet was
 // being fetched can be lost (htmx queues that refresh on the element the fetch then replaces), so
 // the stream itself is watched (its notices and its keep-alives, which name the head): a sheet older than the newest announced move, and not already
-// fetching, fetches itself once more.
+// fetching, fetches itself once more. A circle's standings likewise (their seq is the time they
+// were drawn, the stream's head the time of the newest change): a page that slept through a
+// change, or whose stream reconnected after one, fetches them when the stream names that head.
 (function () {
   "use strict";
   var newest = 0;
   function catchUp() {
-    var el = document.getElementById("sheet");
+    var el = document.getElementById("sheet") || document.getElementById("standings");
     // Not while any request is out: this phone's own move is synced on the sheet (`hx-sync`) but
     // marked on its form, and a refresh queued behind it drew the sheet a second time under the
     // player's next entry. Its answer brings the sheet up to date, and afterSettle asks again.

@@ -359,13 +359,14 @@ def sse_response(table_id: str, head: int, seats: bool = False) -> Response:
         restart_ms=int(cfg["SSE_RESTART_SPREAD_MS"])), table_id)
 
 
-def circle_sse_response(key: str) -> Response:
-    """A circle's stream (its page's and the API's), held to the same caps as a table's."""
+def circle_sse_response(key: str, heads: bool = False) -> Response:
+    """A circle's stream (its page's, with ``heads``, and the API's), held to the same caps as a table's."""
     from scorekeeper.live import changes
 
     cfg = current_app.config
     return gated_stream(lambda: changes(key, ping_every=cfg["SSE_PING_SECONDS"], max_seconds=cfg["SSE_MAX_SECONDS"],
-                                        retry_ms=retry_ms(int(cfg["SSE_RETRY_MS"]), int(cfg["SSE_RETRY_JITTER_MS"]))))
+                                        retry_ms=retry_ms(int(cfg["SSE_RETRY_MS"]), int(cfg["SSE_RETRY_JITTER_MS"])),
+                                        heads=heads))
 
 
 def gated_stream(make: Callable[[], Iterator[bytes]], table_id: str | None = None) -> Response:

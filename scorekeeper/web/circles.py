@@ -3,6 +3,7 @@ keeping a table in a circle. Capabilities are kept in the session cookie, as a t
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from flask import (
@@ -124,6 +125,9 @@ def enter(circle_id: str, token: str) -> WerkzeugResponse:
 
 
 def _context(circle: Circle, cap: str) -> dict[str, Any]:
+    # Taken before the standings are read (each read sees what was committed when it ran): a change
+    # announced after this time may be missing, and the page's stream head says to fetch again.
+    drawn = int(time.time() * 1000)
     try:
         # The season form sends its empty fields too: on the page an empty field is no bound.
         season = parse_season({key: value for key, value in request.args.items() if value})
@@ -140,7 +144,7 @@ def _context(circle: Circle, cap: str) -> dict[str, Any]:
                 wins[w] += 1
         rows.append([float(wins[m]) for m in members])
     chart = line_chart(members, rows, title=_("Games won over time")) if len(members) <= 8 else None
-    return {"circle": circle, "view": view, "cap": cap, "chart": chart, "games": RULES, "shown": SHOWN_TABLES,
+    return {"circle": circle, "view": view, "cap": cap, "chart": chart, "drawn": drawn, "games": RULES, "shown": SHOWN_TABLES,
             "query": request.query_string.decode(), "season": request.args.get("season", ""),
             "since": request.args.get("from", ""), "until": request.args.get("to", "")}
 
@@ -169,7 +173,7 @@ def stream(circle_id: str) -> Response:
     from scorekeeper.web.api import circle_sse_response
 
     circle, _cap = load(circle_id)
-    return circle_sse_response(circles_service.channel(circle.id))
+    return circle_sse_response(circles_service.channel(circle.id), heads=True)
 
 
 @bp.get("/c/<circle_id>/qr/<kind>.svg")

@@ -112,6 +112,34 @@ def test_a_notice_heard_while_the_standings_are_fetched_is_not_lost(browser: Bro
     page.context.close()
 
 
+def test_standings_that_missed_a_change_catch_up_when_the_stream_is_back(browser: Browser, live_server: str) -> None:
+    """A phone asleep (here: its stream answered empty, so it hears nothing) while a table of the
+    circle finishes: once its stream is back, the stream's head says the standings are older than
+    the newest change, and the page fetches them."""
+    circle = call(live_server, "/api/v1/circles", {"name": "Torsdag", "members": ["Anna", "Bo", "Cilla"]})
+    muggins(live_server, circle, [[1], [0], [2]])
+    page = browser.new_context(locale="en-GB", **NO_WORKER).new_page()
+    asleep = [True]
+
+    def stream(route: Route) -> None:
+        if asleep[0]:
+            route.fulfill(status=200, content_type="text/event-stream", body="retry: 300\n\n")
+        else:
+            route.continue_()
+
+    page.route("**/stream", stream)
+    page.goto(circle["watch_url"].replace("http://192.0.2.10:5000", live_server))
+    expect(page.locator('#standings tr[data-member="Bo"] [data-stat="won"]')).to_have_text("1")
+    table = muggins(live_server, circle, [], finish=False)
+    call(live_server, f"/api/v1/tables/{table['id']}/events", {"type": "result", "placings": [[0], [1], [2]]},
+         table["write_token"])
+    page.wait_for_timeout(700)  # the page reconnected twice and heard nothing
+    expect(page.locator('#standings tr[data-member="Anna"] [data-stat="won"]')).to_have_text("0")
+    asleep[0] = False
+    expect(page.locator('#standings tr[data-member="Anna"] [data-stat="won"]')).to_have_text("1", timeout=5000)
+    page.context.close()
+
+
 def test_the_circle_pages_fit_a_phone(live_server: str, phones: dict[str, BrowserContext]) -> None:  # noqa: F811
     circle = call(live_server, "/api/v1/circles", {"name": "Familjen Lindqvists sommarkvällar på Tjörn",
                                                    "members": ["Anna", "Bo", "Cilla", "Bertil Gustafsson-Ekström"]})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from scorekeeper.live import Broker, catch_up, head_message, relistened, sse_message, stream
+from scorekeeper.live import Broker, catch_up, changes, head_message, relistened, sse_message, stream
 
 
 def test_wait_returns_newest_seq_or_none_on_timeout() -> None:
@@ -68,6 +68,21 @@ def test_a_phones_stream_keeps_alive_with_the_head_the_apis_with_a_comment() -> 
     assert next(page) == head_message(3, "t") == b'event: head\ndata: {"table": "t", "seq": 3}\n\n'
     api = stream("t", 3, ping_every=0.01, max_seconds=30.0, source=broker)
     assert [next(api) for _ in range(3)][1:] == [sse_message(3, "t"), b": ping\n\n"]
+
+
+def test_a_circle_pages_stream_names_its_head_at_connect_and_keep_alive_the_apis_does_not() -> None:
+    """A circle's page that slept through a change, or reconnected after one, learns the newest
+    change's time from its stream and fetches its standings; the API's stream is as documented."""
+    broker = Broker()
+    broker.publish("circle:c", 1_700_000_000_000)
+    page = changes("circle:c", ping_every=0.01, max_seconds=30.0, source=broker, heads=True)
+    assert next(page).startswith(b"retry:")
+    assert next(page) == b'event: head\ndata: {"circle": "circle:c", "seq": 1700000000000}\n\n'
+    broker.publish("circle:c", 1_700_000_000_500)
+    assert next(page) == b'event: message\ndata: {"circle": "circle:c", "seq": 1700000000500}\n\n'
+    assert next(page) == b'event: head\ndata: {"circle": "circle:c", "seq": 1700000000500}\n\n'
+    api = changes("circle:c", ping_every=0.01, max_seconds=30.0, source=broker)
+    assert [next(api) for _ in range(2)][1:] == [b": ping\n\n"]
 
 
 def _waiting(broker: Broker, key: str, after: int) -> threading.Thread:
