@@ -5,7 +5,15 @@ from __future__ import annotations
 import threading
 import time
 
-from scorekeeper.live import Broker, catch_up, changes, head_message, relistened, sse_message, stream
+from scorekeeper.live import (
+    Broker,
+    catch_up,
+    changes,
+    head_message,
+    relistened,
+    sse_message,
+    stream,
+)
 
 
 def test_wait_returns_newest_seq_or_none_on_timeout() -> None:
