@@ -189,8 +189,10 @@ async function createTable(request) {
 }
 
 let booting = null;
+let started = false;  // the app answers: no kept page is shown any more (see keptPage)
 function app() {
-  booting = booting || boot().catch((error) => { booting = null; throw error; });
+  booting = booting || boot().then((loaded) => { started = true; return loaded; },
+                                   (error) => { booting = null; throw error; });
   return booting;
 }
 
@@ -515,6 +517,13 @@ async function phone(request, url, guest = null) {
   const headers = {};
   request.headers.forEach((value, key) => { if (key !== GUEST) headers[key] = value; });
   const moving = path.match(/^\/t\/([^/]+)\/to-server$/);
+  const shown = !guest && request.method === "GET" && request.mode === "navigate";
+  if (shown && !started) {
+    const starting = app();
+    starting.catch(() => undefined);  // a failed start is answered below, if no page was kept
+    const kept = await keptPage(url, headers);
+    if (kept) return kept;
+  }
   let loaded;
   try {
     loaded = await app();
@@ -554,6 +563,7 @@ async function phone(request, url, guest = null) {
     const response = location && status >= 300 && status < 400 ? Response.redirect(new URL(location[1], url).href, status)
       : new Response([204, 304].includes(status) ? null : data, { status, headers: pairs });
     self.phoneLast = Object.assign(last, { inside: Math.round(performance.now() - got) });
+    if (shown && status === 200 && !changed) keepPage(url, headers, pairs, data);
     return response;
   });
 }
@@ -654,6 +664,44 @@ function whole(head, keys, pieces) {
   return { db, cookie: head.cookie, guests: head.guests || null, chunked: found === Math.ceil(head.size / CHUNK) };
 }
 
+// The page last shown, kept as the app drew it, with the build that drew it: while a start is
+// under way (two seconds and more on a slow phone) a page opened again is shown from here at
+// once, and its requests wait for the app. Every change of the store deletes it in the change's
+// own transaction (putIn), so a page kept is always the one the app would draw now from what the
+// store holds. Only a page read with nothing changed is kept (a GET, store untouched).
+const PAGE_BUILD = "{{ version }}/{{ offline_version }}";
+function pageKey(url, headers) {
+  return JSON.stringify([PAGE_BUILD, url.pathname + url.search, headers["accept-language"] || ""]);
+}
+
+async function keptPage(url, headers) {
+  try {
+    const handle = await database();
+    const page = await new Promise((resolve, reject) => {
+      const got = handle.transaction("store").objectStore("store").get("page");
+      got.onsuccess = () => resolve(got.result);
+      got.onerror = () => reject(got.error);
+    });
+    if (!page || page.key !== pageKey(url, headers)) return null;
+    stage("keptPage");
+    return new Response(page.body, { status: 200, headers: page.headers });
+  } catch (error) {
+    return null;  // no kept page: the app draws it once started
+  }
+}
+
+// Called inside the request's turn of the queue, so the put's transaction is made before any
+// later request's change, which then deletes it (IndexedDB runs them in the order they were made).
+function keepPage(url, headers, pairs, data) {
+  if (!openedHandle) return;
+  try {
+    const page = { key: pageKey(url, headers), headers: pairs, body: new Uint8Array(data) };
+    openedHandle.transaction("store", "readwrite").objectStore("store").put(page, "page");
+  } catch (error) {
+    // not kept: the next start draws the page itself
+  }
+}
+
 // What changed written (or the write handed over mid-request, ``kept``), then the app told: it works
 // out later changes against this copy (phone.stored), or, if the write failed, goes back to the
 // copy the store holds (phone.unstored), so the page shows what the phone keeps.
@@ -689,6 +737,7 @@ function putIn(handle, pieces, size, cookie, guests) {
       store.put(piece.byteLength === piece.buffer.byteLength ? piece : piece.slice(), ["db", number]);
     }
     store.delete(PIECES(Math.ceil(size / CHUNK)));  // a database that shrank leaves none behind
+    store.delete("page");  // drawn from what this change replaces (keepPage)
     store.put({ size, cookie, guests, at: Date.now() }, "tables");
     tx.oncomplete = resolve;
     tx.onerror = () => reject(tx.error);

@@ -108,6 +108,51 @@ def test_a_later_start_restores_the_snapshot_then_the_saved_tables(browser, live
     context.close()
 
 
+def test_a_page_opened_again_during_a_start_is_the_kept_one_and_never_one_older_than_the_store(
+        browser, live_server: str, playwright) -> None:
+    """While the app starts (seconds on a slow phone) the page last shown is shown at once, as the
+    app drew it, and its requests wait for the app. A change of the store deletes it: a page kept
+    before a move is never shown after the move (templates/sw.js, keptPage)."""
+    context = browser.new_context(**playwright.devices["Pixel 7"], locale="en-GB", base_url=live_server)
+    context.set_default_timeout(60_000)
+    page = context.new_page()
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("data-offline-ready", "1", timeout=START)
+    context.set_offline(True)
+    open_on_phone(page, "mulle")
+    wait_stage(context, "snapshotStored")
+    table = page.url
+    sheet = dealt(page)
+    page.goto(table)  # drawn by the app with the deal stored: kept
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", sheet)
+
+    restart(context, page, table)
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", sheet)
+    shown = wait_stage(context, "ready")
+    assert shown["keptPage"] < shown["ready"], shown  # shown before the app could answer
+    # Its requests wait for the app: the undo (a change) is answered once it has started.
+    page.locator("#last-move details.lm-undo summary").click()
+    page.locator("#last-move details.lm-undo button.primary").click()
+    expect(page.locator("#sheet")).not_to_have_attribute("data-seq", sheet)
+    quiet(page)
+    undone = page.locator("#sheet").get_attribute("data-seq")
+
+    # The kept page showed the deal; the store now holds the undo, with no page drawn since.
+    restart(context, page, table)
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", undone)
+    assert "keptPage" not in wait_stage(context, "ready")
+    # Swedish chosen (kept in the phone's session, so in the store): the English page kept goes,
+    # and the page the choice leads back to, drawn in Swedish, is kept in its place.
+    page.locator("a[hreflang=sv]").first.click()
+    expect(page.locator("html")).to_have_attribute("lang", "sv")
+    quiet(page)
+    restart(context, page, table)
+    expect(page.locator("html")).to_have_attribute("lang", "sv")
+    expect(page.locator("#sheet")).to_have_attribute("data-seq", undone)
+    assert "keptPage" in wait_stage(context, "ready")
+    context.close()
+
+
 # The worker as builds before 2026-11-29 had it: a module importing Pyodide's own ES modules
 # (the server still serves them), everything else as today's.
 MODULE_HEAD = ('import { loadPyodide } from "/offline/pyodide.mjs";\n'
