@@ -184,6 +184,23 @@
   document.addEventListener("htmx:afterSwap", sync);
 })();
 
+// A table's page the phone's worker kept, shown while the phone's app starts (templates/sw.js,
+// keptPage): it says so until the app answers, for a tap meanwhile waits for it.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+  if (!root.hasAttribute("data-kept-page") || !worker) return;
+  var note = document.getElementById("phone-starting");
+  if (note) note.hidden = false;
+  var channel = new MessageChannel();
+  channel.port1.onmessage = function () {
+    root.removeAttribute("data-kept-page");
+    if (note) note.hidden = true;
+  };
+  worker.postMessage("started?", [channel.port2]);
+})();
+
 // Every sheet: a move announced while the sheet was
 // being fetched can be lost (htmx queues that refresh on the element the fetch then replaces), so
 // the stream itself is watched (its notices and its keep-alives, which name the head): a sheet older than the newest announced move, and not already

@@ -60,6 +60,12 @@ self.addEventListener("message", (event) => {
     if (event.ports[0]) event.ports[0].postMessage(true);
     return;
   }
+  if (event.data === "started?" && event.ports[0]) {
+    // A page shown while the app starts (keptPage) asks when it answers.
+    const port = event.ports[0];
+    event.waitUntil(app().then(() => port.postMessage(true), () => port.postMessage(false)));
+    return;
+  }
   if (event.data !== "offline-ready?" || !event.ports[0]) return;
   event.waitUntil(storePhoneFiles().catch(() => false).then((ok) => event.ports[0].postMessage(ok)));
 });
@@ -695,7 +701,9 @@ async function keptPage(url, headers) {
 function keepPage(url, headers, pairs, data) {
   if (!openedHandle) return;
   try {
-    const page = { key: pageKey(url, headers), headers: pairs, body: new Uint8Array(data) };
+    // Marked, so the page says it is starting until the app answers (static/app.js).
+    const body = new TextDecoder().decode(data).replace("<html ", "<html data-kept-page ");
+    const page = { key: pageKey(url, headers), headers: pairs.filter(([k]) => k.toLowerCase() !== "content-length"), body };
     openedHandle.transaction("store", "readwrite").objectStore("store").put(page, "page");
   } catch (error) {
     // not kept: the next start draws the page itself

@@ -126,10 +126,17 @@ def test_a_page_opened_again_during_a_start_is_the_kept_one_and_never_one_older_
     page.goto(table)  # drawn by the app with the deal stored: kept
     expect(page.locator("#sheet")).to_have_attribute("data-seq", sheet)
 
+    page.add_init_script("""document.addEventListener("DOMContentLoaded", () => {
+      const note = document.getElementById("phone-starting");
+      window.startingSaid = [document.documentElement.hasAttribute("data-kept-page"), Boolean(note && !note.hidden)];
+    })""")
     restart(context, page, table)
     expect(page.locator("#sheet")).to_have_attribute("data-seq", sheet)
     shown = wait_stage(context, "ready")
     assert shown["keptPage"] < shown["ready"], shown  # shown before the app could answer
+    assert page.evaluate("window.startingSaid") == [True, True]  # it said the table was starting
+    expect(page.locator("#phone-starting")).to_be_hidden()  # until the app answered
+    expect(page.locator("html")).not_to_have_attribute("data-kept-page", "")
     # Its requests wait for the app: the undo (a change) is answered once it has started.
     page.locator("#last-move details.lm-undo summary").click()
     page.locator("#last-move details.lm-undo button.primary").click()
@@ -141,6 +148,7 @@ def test_a_page_opened_again_during_a_start_is_the_kept_one_and_never_one_older_
     restart(context, page, table)
     expect(page.locator("#sheet")).to_have_attribute("data-seq", undone)
     assert "keptPage" not in wait_stage(context, "ready")
+    assert page.evaluate("window.startingSaid") == [False, False]  # drawn by the app: nothing to say
     # Swedish chosen (kept in the phone's session, so in the store): the English page kept goes,
     # and the page the choice leads back to, drawn in Swedish, is kept in its place.
     page.locator("a[hreflang=sv]").first.click()
