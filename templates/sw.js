@@ -528,7 +528,18 @@ async function phone(request, url, guest = null) {
     const starting = app();
     starting.catch(() => undefined);  // a failed start is answered below, if no page was kept
     const kept = await keptPage(url, headers);
-    if (kept) return kept;
+    if (kept) {
+      // Once started, the table's sheet is drawn once, its answer dropped: a table in play is
+      // replayed from its log at its first request (seconds on a slow phone for a long evening),
+      // and a first tap should not wait for that on top of the start.
+      const table = path.match(/^\/t\/[^/]+$/);
+      const sheet = table && new URL(PHONE + table[0] + "/sheet", url.origin);
+      if (sheet) {
+        const drawn = { "accept-language": headers["accept-language"] || "", "hx-request": "true" };
+        starting.then(() => phone(new Request(sheet.href, { headers: drawn }), sheet)).catch(() => undefined);
+      }
+      return kept;
+    }
   }
   let loaded;
   try {
