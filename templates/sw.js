@@ -536,7 +536,8 @@ async function phone(request, url, guest = null) {
       const sheet = table && new URL(PHONE + table[0] + "/sheet", url.origin);
       if (sheet) {
         const drawn = { "accept-language": headers["accept-language"] || "", "hx-request": "true" };
-        starting.then(() => phone(new Request(sheet.href, { headers: drawn }), sheet)).catch(() => undefined);
+        starting.then(() => phone(new Request(sheet.href, { headers: drawn }), sheet))
+          .then((answer) => { if (answer.ok) stage("sheetDrawn"); }, () => undefined);
       }
       return kept;
     }

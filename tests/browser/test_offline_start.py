@@ -137,10 +137,7 @@ def test_a_page_opened_again_during_a_start_is_the_kept_one_and_never_one_older_
     assert page.evaluate("window.startingSaid") == [True, True]  # it said the table was starting
     # Once started, the worker drew the table's sheet itself (a table in play replays its log
     # then, not at the player's first tap).
-    deadline = time.monotonic() + 20
-    while (worker_of(context).evaluate("(self.phoneLast || {}).path") or "") != table.split("/phone", 1)[1] + "/sheet":
-        assert time.monotonic() < deadline, worker_of(context).evaluate("self.phoneLast")
-        time.sleep(0.1)
+    assert wait_stage(context, "sheetDrawn")["sheetDrawn"] >= shown["ready"]
     expect(page.locator("#phone-starting")).to_be_hidden()  # until the app answered
     expect(page.locator("html")).not_to_have_attribute("data-kept-page", "")
     # Its requests wait for the app: the undo (a change) is answered once it has started.
