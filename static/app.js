@@ -201,6 +201,18 @@
   worker.postMessage("started?", [channel.port2]);
 })();
 
+// A page of this phone's tables going out of view: the worker draws and keeps it anew if a move
+// since deleted the page it kept, so that it is shown at once if the phone reopens it while the
+// app starts (templates/sw.js, keepShown). Not at each move: a tap would wait behind the drawing.
+(function () {
+  "use strict";
+  if (!document.documentElement.dataset.phone || !navigator.serviceWorker) return;
+  document.addEventListener("visibilitychange", function () {
+    var worker = navigator.serviceWorker.controller;
+    if (worker && document.visibilityState === "hidden") worker.postMessage({ hidden: location.pathname + location.search });
+  });
+})();
+
 // Every sheet: a move announced while the sheet was
 // being fetched can be lost (htmx queues that refresh on the element the fetch then replaces), so
 // the stream itself is watched (its notices and its keep-alives, which name the head): a sheet older than the newest announced move, and not already

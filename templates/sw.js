@@ -60,6 +60,13 @@ self.addEventListener("message", (event) => {
     if (event.ports[0]) event.ports[0].postMessage(true);
     return;
   }
+  if (event.data && event.data.hidden && started) {
+    // A page of this phone's tables went out of view: the phone may close it (or the browser
+    // discard it) before it is looked at again, so the page is drawn and kept anew if a change
+    // since it was kept deleted it. Now, not after every move: no tap waits behind the drawing.
+    event.waitUntil(keepShown(String(event.data.hidden)).catch(() => undefined));
+    return;
+  }
   if (event.data === "started?" && event.ports[0]) {
     // A page shown while the app starts (keptPage) asks when it answers.
     const port = event.ports[0];
@@ -514,7 +521,7 @@ function serially(work) {
   return done;
 }
 
-async function phone(request, url, guest = null) {
+async function phone(request, url, guest = null, redrawn = false) {
   const got = performance.now();
   const path = url.pathname.slice(PHONE.length) || "/";
   if (path.startsWith("/static/")) return staticFile(new Request(url.origin + path + url.search));
@@ -584,7 +591,7 @@ async function phone(request, url, guest = null) {
     const response = location && status >= 300 && status < 400 ? Response.redirect(new URL(location[1], url).href, status)
       : new Response([204, 304].includes(status) ? null : data, { status, headers: pairs });
     self.phoneLast = Object.assign(last, { inside: Math.round(performance.now() - got) });
-    if (shown && status === 200 && !changed) keepPage(url, headers, pairs, data);
+    if ((shown || redrawn) && status === 200 && !changed) keepPage(url, headers, pairs, data);
     return response;
   });
 }
@@ -715,14 +722,35 @@ async function keptPage(url, headers) {
 // later request's change, which then deletes it (IndexedDB runs them in the order they were made).
 function keepPage(url, headers, pairs, data) {
   if (!openedHandle) return;
+  lastShown = { path: url.pathname + url.search, headers: { "accept-language": headers["accept-language"] || "" } };
   try {
     // Marked, so the page says it is starting until the app answers (static/app.js).
     const body = new TextDecoder().decode(data).replace("<html ", "<html data-kept-page ");
     const page = { key: pageKey(url, headers), headers: pairs.filter(([k]) => k.toLowerCase() !== "content-length"), body };
-    openedHandle.transaction("store", "readwrite").objectStore("store").put(page, "page");
+    const store = openedHandle.transaction("store", "readwrite").objectStore("store");
+    store.put(page, "page");
+    store.put(lastShown, "shown");  // no change deletes it: what keepShown draws again
   } catch (error) {
     // not kept: the next start draws the page itself
   }
+}
+
+// The page last kept, which a change deleted, drawn and kept again (the page went out of view).
+let lastShown = null;  // { path, headers } of the page last kept
+async function keepShown(path) {
+  const handle = await database();
+  const [page, shown] = await new Promise((resolve, reject) => {
+    const tx = handle.transaction("store");
+    const page = tx.objectStore("store").get("page");
+    const shown = tx.objectStore("store").get("shown");
+    tx.oncomplete = () => resolve([page.result, shown.result || lastShown]);
+    tx.onerror = () => reject(tx.error);
+  });
+  if (!shown || shown.path !== path) return;  // another page: the one kept stays
+  const url = new URL(path, self.location.origin);
+  if (page && page.key === pageKey(url, shown.headers)) return;  // kept, and nothing changed since
+  await phone(new Request(url.href, { headers: shown.headers }), url, null, true);
+  stage("keptAgain");
 }
 
 // What changed written (or the write handed over mid-request, ``kept``), then the app told: it works
