@@ -134,20 +134,36 @@ def test_a_phone_tables_link_opened_elsewhere_says_the_table_is_on_one_phone(cli
         assert other.status_code == 404 and "data-why" not in other.text, elsewhere
 
 
+WRAPPER = ("var convertJsFunctionToWasm=(func,sig)=>{var bytes=Uint8Array.of(0,97,...pack(sig.slice(1)),0);"
+           "var module=new WebAssembly.Module(bytes);var instance=new WebAssembly.Instance(module,{e:{f:func}});"
+           "return instance.exports.f};")
+
+
 def test_pyodides_loader_links_only_the_exports_a_module_asked_for(tmp_path) -> None:
-    """The build's one change to Pyodide (build._GOT): applied once, left alone when done, and an
-    unknown loader stops the build instead of shipping it unpatched."""
+    """The build's changes to Pyodide (build._PATCHES, build._WRAPPER): applied once, left alone
+    when done, and an unknown loader stops the build instead of shipping it unpatched."""
     import pytest
 
     loader = tmp_path / "pyodide.asm.mjs"
-    loader.write_text("var a=1;" + build._GOT + "var value=exports[symName];}}", encoding="utf-8")
+    unpatched = ("var a=1;" + build._GOT + "var value=exports[symName];}}" + WRAPPER + build._LOOKUP
+                 + "var addFunction=(func,sig)=>{" + build._SET + "wrap(func)}" + build._ADDED)
+    loader.write_text(unpatched, encoding="utf-8")
     assert build.patch_pyodide(tmp_path)
     patched = loader.read_text(encoding="utf-8")
-    assert build._GOT_ONLY_ASKED in patched and build._GOT not in patched
+    for original, change, _ in build._PATCHES:
+        assert patched.count(change) == 1 and original not in patched.replace(change, "")
+    # The wrapper's module compiled once per signature, its bytes as Pyodide builds them.
+    assert ("var module=wrapperModules[sig];if(!module){var bytes=Uint8Array.of(0,97,...pack(sig.slice(1)),0);"
+            "module=wrapperModules[sig]=new WebAssembly.Module(bytes)}var instance=") in patched
+    assert patched.count("new WebAssembly.Module(") == 1
     assert not build.patch_pyodide(tmp_path)
     assert loader.read_text(encoding="utf-8") == patched
-    loader.write_text("var updateGOT=(exports)=>{}", encoding="utf-8")
-    with pytest.raises(SystemExit, match="updateGOT"):
+    for original, _, name in build._PATCHES:  # each of them missing stops the build
+        loader.write_text(unpatched.replace(original, "var other=1;"), encoding="utf-8")
+        with pytest.raises(SystemExit, match=name):
+            build.patch_pyodide(tmp_path)
+    loader.write_text(unpatched.replace(WRAPPER, "var convertJsFunctionToWasm=(func,sig)=>{return func};"), encoding="utf-8")
+    with pytest.raises(SystemExit, match="convertJsFunctionToWasm"):
         build.patch_pyodide(tmp_path)
 
 
@@ -157,7 +173,10 @@ def test_the_built_pyodide_is_the_patched_one() -> None:
     loader = build.OUT / "pyodide.asm.mjs"
     if not loader.exists():
         pytest.skip("make offline has not run")
-    assert loader.read_text(encoding="utf-8").count(build._GOT_ONLY_ASKED) == 1
+    classic = (build.OUT / build.CLASSIC["pyodide.asm.mjs"]).read_text(encoding="utf-8")  # what the worker imports
+    for text in (loader.read_text(encoding="utf-8"), classic):
+        assert all(text.count(patched) == 1 for _, patched, _ in build._PATCHES)
+        assert text.count("var wrapperModules={};") == 1
 
 
 def test_pyodides_classic_copies_hand_over_what_the_modules_export(tmp_path) -> None:
