@@ -551,6 +551,10 @@ def main() -> None:
         print(f"a selection's verdict (preview, tap to settled; target <= 100 ms p95), {len(tapped)} taps: "
               f"p50 {pct(tapped, 0.5):.0f} ms, p95 {pct(tapped, 0.95):.0f} ms, max {max(tapped):.0f} ms")
         print(f"  {split(previews)}")
+        # Which taps make the p95: the first after the start (V8 compiles the path's wasm then) or any.
+        slowest = sorted(range(len(tapped)), key=lambda i: -tapped[i])[:3]
+        print(f"  the slowest taps (their place in order, of {len(tapped)}: ms): "
+              f"{', '.join(f'#{i + 1}: {tapped[i]:.0f}' for i in slowest)}")
         print(f"a confirmed move (stored on the phone, sheet redrawn; target <= 100 ms p95), {len(moved)} moves: "
               f"p50 {pct(moved, 0.5):.0f} ms, p95 {pct(moved, 0.95):.0f} ms ({', '.join(f'{m:.0f}' for m in moved)})")
         print(f"  {split(moves)}")
