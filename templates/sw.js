@@ -515,8 +515,6 @@ async function bytesOf(name) {
 
 // One request at a time: the app is one Python interpreter, and each write is stored before the next.
 let queue = Promise.resolve();
-// The tables this worker's app has been asked about (its first request of a table replays the log).
-const tablesAsked = new Set();
 function serially(work) {
   const done = queue.then(work, work);
   queue = done.catch(() => undefined);
@@ -546,13 +544,15 @@ async function phone(request, url, guest = null, redrawn = false) {
       // and a first tap should not wait for that on top of the start.
       const table = path.match(/^\/t\/[^/]+$/);
       const sheet = table && new URL(PHONE + table[0] + "/sheet", url.origin);
-      // A request of the page's own for this table, made while the app started (a tap), is
-      // answered first and pays for that itself: the sheet is then not drawn after it.
+      // Asked after the requests the page made while the app started (a tap): if one of them
+      // replayed the table, it paid for that itself, and the sheet is not drawn behind it.
       if (sheet) {
         const drawn = { "accept-language": headers["accept-language"] || "", "hx-request": "true" };
-        starting.then(() => new Promise((next) => setTimeout(next, 0)))  // once the waiting requests are queued
-          .then(() => {
-            if (tablesAsked.has(table[0])) return stage("sheetAsked");
+        const id = decodeURIComponent(table[0].slice("/t/".length));
+        starting.then(() => new Promise((next) => setTimeout(next, 0)))  // the waiting requests queued first
+          .then(() => serially(() => starting.then((loaded) => loaded.entry.held(id))))
+          .then((held) => {
+            if (held) return stage("tableHeld");
             return phone(new Request(sheet.href, { headers: drawn }), sheet)
               .then((answer) => { if (answer.ok) stage("sheetDrawn"); });
           })
@@ -568,8 +568,6 @@ async function phone(request, url, guest = null, redrawn = false) {
     return new Response("This phone could not start its tables: " + error, { status: 503, headers: { "Content-Type": "text/plain" } });
   }
   if (moving && request.method === "POST") return toServer(loaded, moving[1], url, headers);
-  const about = path.match(/^\/t\/[^/]+/);
-  if (about) tablesAsked.add(about[0]);
   return serially(async () => {
     const t0 = performance.now();
     // A write is handed over as soon as it is committed: IndexedDB stores it while Python draws

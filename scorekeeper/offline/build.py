@@ -158,9 +158,9 @@ _GOT_ONLY_ASKED = ("var updateGOT=(exports,replace)=>{for(var symName in exports
 # Emscripten gives each JavaScript function the module's table must hold (the offset table's
 # entries for functions of Pyodide's own JavaScript: 262 at every start) a wasm wrapper of its own:
 # a module of 40 bytes compiled, then instantiated with the function. The module depends only on
-# the function's signature (a score of them), so it is compiled once per signature and only the
-# instance made per function: a sixth of the module's setup at every start (Chromium, unthrottled:
-# the compiles 9–27 ms of 38–87). The table's slots are taken in the same order as before.
+# the function's signature (52 of them), so it is compiled once per signature and only the
+# instance made per function (Chromium, unthrottled: the compiles were 9–27 ms of the 38–97 ms of
+# the module's setup). The table's slots are taken in the same order as before.
 _WRAPPER = re.compile(r"var convertJsFunctionToWasm=\(func,sig\)=>\{var bytes=(Uint8Array\.of\([^;]*\));"
                       r"var module=new WebAssembly\.Module\(bytes\);")
 _WRAPPER_ONCE = ("var wrapperModules={};var convertJsFunctionToWasm=(func,sig)=>{var module=wrapperModules[sig];"
@@ -170,11 +170,12 @@ _WRAPPER_ONCE = ("var wrapperModules={};var convertJsFunctionToWasm=(func,sig)=>
 # Before it adds a function to the table, Emscripten looks for it there: at its first look it maps
 # every slot of the table (8,700, a JavaScript wrapper made for each). A function of JavaScript's
 # own source (every one a start adds) can be in the table only if it was added, so it is looked for
-# among the added ones and the table is mapped only when something else is looked for.
+# among the added ones and the table is mapped only when something else is looked for (a function
+# of wasm, a bound one or a built-in: its source reads "[native code]", whatever its toString).
 _LOOKUP = ("var getFunctionAddress=func=>{if(!functionsInTableMap){functionsInTableMap=new WeakMap;"
            "updateTableMap(0,wasmTable.length)}return functionsInTableMap.get(func)||0};")
 _LOOKUP_ADDED = ("var addedFunctions=new WeakMap;var getFunctionAddress=func=>{var added=addedFunctions.get(func);"
-                 "if(added||!String(func).endsWith(\"[native code] }\")){return added||0}"
+                 "if(added||!Function.prototype.toString.call(func).endsWith(\"[native code] }\")){return added||0}"
                  "if(!functionsInTableMap){functionsInTableMap=new WeakMap;"
                  "updateTableMap(0,wasmTable.length)}return functionsInTableMap.get(func)||0};")
 _ADDED = "functionsInTableMap.set(func,ret);return ret};"
@@ -182,7 +183,7 @@ _ADDED_KEPT = "addedFunctions.set(func,ret);if(functionsInTableMap)functionsInTa
 # And such a function is wrapped at once: put in the table as it is, it throws (a TypeError, with
 # its stack taken) before it is wrapped, 262 times a start.
 _SET = "var ret=getEmptyTableSlot();try{setWasmTableEntry(ret,func)}catch(err){"
-_SET_WRAPPED = ("var ret=getEmptyTableSlot();if(!String(func).endsWith(\"[native code] }\")){"
+_SET_WRAPPED = ("var ret=getEmptyTableSlot();if(!Function.prototype.toString.call(func).endsWith(\"[native code] }\")){"
                 "setWasmTableEntry(ret,convertJsFunctionToWasm(func,sig))}else try{setWasmTableEntry(ret,func)}catch(err){")
 _PATCHES = ((_GOT, _GOT_ONLY_ASKED, "updateGOT"), (_LOOKUP, _LOOKUP_ADDED, "getFunctionAddress"),
             (_ADDED, _ADDED_KEPT, "addFunction"), (_SET, _SET_WRAPPED, "addFunction's table entry"))
@@ -190,9 +191,9 @@ _PATCHES = ((_GOT, _GOT_ONLY_ASKED, "updateGOT"), (_LOOKUP, _LOOKUP_ADDED, "getF
 
 def patch_pyodide(out: Path = OUT) -> bool:
     """Link only the exports a module asked for (``_GOT``), compile a function wrapper's module
-    once per signature (``_WRAPPER``) and look for an added function among the added ones
-    (``_LOOKUP``). True if the file was changed; an unknown loader (another Pyodide) stops the
-    build rather than being left slow or half-patched."""
+    once per signature (``_WRAPPER``), look for a JavaScript function among the ones added
+    (``_LOOKUP``, ``_ADDED``) and wrap it at once (``_SET``). True if the file was changed; an
+    unknown loader (another Pyodide) stops the build rather than being left slow or half-patched."""
     loader = out / "pyodide.asm.mjs"
     text = loader.read_text(encoding="utf-8")
     before = text

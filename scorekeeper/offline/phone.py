@@ -497,6 +497,14 @@ def moved_to(table_id: str) -> str | None:
         return marks.moved_to(table_id)
 
 
+def held(table_id: str) -> bool:
+    """Whether the app holds a state of the table already: a request since the start replayed
+    its log (the service worker then need not draw its sheet to have that done before a tap)."""
+    from scorekeeper import service
+
+    return service.cache.latest(table_id) is not None
+
+
 def moved(table_id: str, url: str) -> None:
     """The table is on the server now (its join link): the phone's copy turns read-only."""
     from scorekeeper import phone_marks as marks

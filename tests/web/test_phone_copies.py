@@ -697,3 +697,16 @@ def test_a_copy_whose_header_bears_this_builds_mark_but_sqlite_cannot_read_is_ke
     assert found and "DatabaseError" in home
     assert base64.b64decode(json.loads(ask("GET", f"/kept/{found[1]}.json")[2])["database_base64"]) == damaged
     new_table()
+
+
+def test_the_app_says_whether_a_table_was_replayed_since_its_start(on_phone: Any) -> None:
+    """The service worker draws a table's sheet once the app has started (its log replayed before
+    a tap) unless a request did that already: ``held`` says which, for that table alone."""
+    database, cookie, mulle, kasino = a_phone_with_two_tables(on_phone)
+    on_phone(database, cookie)  # a start: nothing replayed yet
+    assert not phone.held(mulle) and not phone.held(kasino)
+    assert ask("GET", f"/t/{mulle}/qr/join.svg")[0] == 200  # a request of the table that replays nothing
+    assert not phone.held(mulle)
+    assert ask("GET", f"/t/{mulle}/sheet")[0] == 200
+    assert phone.held(mulle) and not phone.held(kasino)
+    assert not phone.held("no-such-table")
