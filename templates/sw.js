@@ -549,8 +549,8 @@ async function phone(request, url, guest = null, redrawn = false) {
       if (sheet) {
         const drawn = { "accept-language": headers["accept-language"] || "", "hx-request": "true" };
         const id = decodeURIComponent(table[0].slice("/t/".length));
-        starting.then(() => new Promise((next) => setTimeout(next, 0)))  // the waiting requests queued first
-          .then(() => serially(() => starting.then((loaded) => loaded.entry.held(id))))
+        starting.then((loaded) => new Promise((next) => setTimeout(() => next(loaded), 0)))  // the waiting requests queued first
+          .then((loaded) => serially(() => loaded.entry.held(id)))
           .then((held) => {
             if (held) return stage("tableHeld");
             return phone(new Request(sheet.href, { headers: drawn }), sheet)

@@ -174,8 +174,9 @@ _WRAPPER_ONCE = ("var wrapperModules={};var convertJsFunctionToWasm=(func,sig)=>
 # of wasm, a bound one or a built-in: its source reads "[native code]", whatever its toString).
 _LOOKUP = ("var getFunctionAddress=func=>{if(!functionsInTableMap){functionsInTableMap=new WeakMap;"
            "updateTableMap(0,wasmTable.length)}return functionsInTableMap.get(func)||0};")
+_NATIVE = 'Function.prototype.toString.call(func).endsWith("[native code] }")'  # wasm, bound or built-in
 _LOOKUP_ADDED = ("var addedFunctions=new WeakMap;var getFunctionAddress=func=>{var added=addedFunctions.get(func);"
-                 "if(added||!Function.prototype.toString.call(func).endsWith(\"[native code] }\")){return added||0}"
+                 f"if(added||!{_NATIVE}){{return added||0}}"
                  "if(!functionsInTableMap){functionsInTableMap=new WeakMap;"
                  "updateTableMap(0,wasmTable.length)}return functionsInTableMap.get(func)||0};")
 _ADDED = "functionsInTableMap.set(func,ret);return ret};"
@@ -183,7 +184,7 @@ _ADDED_KEPT = "addedFunctions.set(func,ret);if(functionsInTableMap)functionsInTa
 # And such a function is wrapped at once: put in the table as it is, it throws (a TypeError, with
 # its stack taken) before it is wrapped, 262 times a start.
 _SET = "var ret=getEmptyTableSlot();try{setWasmTableEntry(ret,func)}catch(err){"
-_SET_WRAPPED = ("var ret=getEmptyTableSlot();if(!Function.prototype.toString.call(func).endsWith(\"[native code] }\")){"
+_SET_WRAPPED = (f"var ret=getEmptyTableSlot();if(!{_NATIVE}){{"
                 "setWasmTableEntry(ret,convertJsFunctionToWasm(func,sig))}else try{setWasmTableEntry(ret,func)}catch(err){")
 _PATCHES = ((_GOT, _GOT_ONLY_ASKED, "updateGOT"), (_LOOKUP, _LOOKUP_ADDED, "getFunctionAddress"),
             (_ADDED, _ADDED_KEPT, "addFunction"), (_SET, _SET_WRAPPED, "addFunction's table entry"))
